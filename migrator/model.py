@@ -1,0 +1,86 @@
+"""The data the engine returns and the CLI renders.
+
+Nothing here prints, writes files or decides exit codes.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional, Tuple
+
+
+class FixSafety(str, enum.Enum):
+    """How a rule's rewrite may be applied, as in ruff."""
+
+    SAFE = "safe"  # applied by `apply`
+    UNSAFE = "unsafe"  # applied only with --unsafe-fixes: it may change behaviour
+    MANUAL = "manual"  # never applied: the rule only reports
+
+
+class Confidence(str, enum.Enum):
+    HIGH = "high"  # the receiver is provably an OpenAI client
+    LOW = "low"  # looks like a legacy pattern, but the receiver could not be traced
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing `check` reports: a legacy pattern, or a call that was left alone."""
+
+    rule: str
+    line: int  # 1-based
+    column: int  # 1-based
+    message: str
+    fixable: bool = False  # `apply` (with the options in force) rewrites it
+    confidence: Confidence = Confidence.HIGH
+
+    def sort_key(self) -> Tuple[int, int, str]:
+        return (self.line, self.column, self.rule)
+
+
+@dataclass(frozen=True)
+class Options:
+    """Everything that changes what the engine does to a file."""
+
+    select: Optional[frozenset] = None  # rule ids; None means every rule
+    ignore: frozenset = frozenset()
+    unsafe_fixes: bool = False  # drop parameters with no equivalent, leaving a comment
+    store_false: bool = False  # add store=False to migrated calls that do not set store
+    unresolved_receivers: bool = False  # also rewrite receivers not proven to be OpenAI clients
+
+    def is_enabled(self, rule_id: str) -> bool:
+        if rule_id in self.ignore:
+            return False
+        return self.select is None or rule_id in self.select
+
+
+@dataclass
+class SourceResult:
+    """What the engine made of one source text."""
+
+    source: bytes
+    output: bytes  # equal to source when nothing changed
+    findings: list = field(default_factory=list)  # list[Finding], sorted
+    calls_migrated: int = 0
+
+    @property
+    def changed(self) -> bool:
+        return self.output != self.source
+
+
+@dataclass
+class FileResult:
+    """What happened to one file. Exactly one of `result` and `error` is set."""
+
+    path: Path
+    result: Optional[SourceResult] = None
+    error: Optional[str] = None  # why the file could not be processed
+
+    @property
+    def findings(self) -> list:
+        return self.result.findings if self.result else []
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.result and self.result.changed)
