@@ -33,6 +33,7 @@ class Finding:
     column: int  # 1-based
     message: str
     fixable: bool = False  # `apply` (with the options in force) rewrites it
+    unsafe_fix: bool = False  # `apply --unsafe-fixes` would rewrite it
     confidence: Confidence = Confidence.HIGH
 
     def sort_key(self) -> Tuple[int, int, str]:
@@ -47,7 +48,7 @@ class Options:
     ignore: frozenset = frozenset()
     unsafe_fixes: bool = False  # drop parameters with no equivalent, leaving a comment
     store_false: bool = False  # add store=False to migrated calls that do not set store
-    unresolved_receivers: bool = False  # also rewrite receivers not proven to be OpenAI clients
+    assume_openai: bool = False  # treat untraceable receivers in files importing openai as clients
 
     def is_enabled(self, rule_id: str) -> bool:
         if rule_id in self.ignore:

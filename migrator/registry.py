@@ -1,0 +1,58 @@
+"""Finds the rules: every module in ``rules/`` that defines ``RULE``. Adding a rule touches no list.
+
+In a checkout the rules sit in the top-level ``rules/`` folder; an installed wheel carries the
+same files as ``migrator/rules``. Either way they are imported as ``migrator.rules.<id>``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import pkgutil
+import sys
+import types
+from functools import lru_cache
+from pathlib import Path
+from typing import Dict
+
+from migrator.rule import Rule
+
+PACKAGE = "migrator.rules"
+
+
+def _rules_package() -> types.ModuleType:
+    if importlib.util.find_spec(PACKAGE) is not None:
+        return importlib.import_module(PACKAGE)
+    # A checkout: migrator/ and rules/ are siblings; make rules/ importable as migrator.rules.
+    folder = Path(__file__).resolve().parent.parent / "rules"
+    if not folder.is_dir():
+        raise RuntimeError(f"the rules folder is missing (looked in {folder})")
+    package = types.ModuleType(PACKAGE, "The migration rules.")
+    package.__path__ = [str(folder)]
+    sys.modules[PACKAGE] = package
+    return package
+
+
+@lru_cache(maxsize=None)
+def all_rules() -> Dict[str, Rule]:
+    """Every rule by id, in id order."""
+    package = _rules_package()
+    rules: Dict[str, Rule] = {}
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{PACKAGE}.{info.name}")
+        rule = getattr(module, "RULE", None)
+        if not isinstance(rule, Rule):
+            continue
+        rule.id = info.name
+        rule.doc = (module.__doc__ or "").strip()
+        rules[rule.id] = rule
+    return rules
+
+
+def get_rule(rule_id: str) -> Rule:
+    try:
+        return all_rules()[rule_id]
+    except KeyError:
+        raise KeyError(f"unknown rule id: {rule_id}") from None

@@ -1,0 +1,148 @@
+"""Turns migration plans into code: one pass over the tree, replacing the planned nodes.
+
+Every replacement is built from the *updated* node, so rewrites nested inside another
+(an answer read inside the next call's ``messages``) survive.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Dict, List, Sequence, Tuple
+
+import libcst as cst
+from libcst.helpers import parse_template_expression
+
+from migrator.model import Options
+from migrator.planner import ArgumentPlan, SitePlan
+from migrator.rule import Block, NewArgument, Rewrite
+
+Build = Callable[[cst.CSTNode], cst.CSTNode]
+
+
+def apply_plans(module: cst.Module, plans: Sequence[SitePlan], options: Options) -> cst.Module:
+    builds: Dict[cst.CSTNode, Build] = {}
+    notes: Dict[cst.CSTNode, List[str]] = {}
+    for plan in plans:
+        builds[plan.site.call] = _call_builder(plan, options)
+        for _, use_rewrite in plan.use_rewrites:
+            builds.setdefault(use_rewrite.target, use_rewrite.build)
+        for note in _notes(plan, options):
+            notes.setdefault(plan.site.statement, []).append(note)
+    return module.visit(_Replacer(builds, notes))
+
+
+class _Replacer(cst.CSTTransformer):
+    def __init__(self, builds: Dict[cst.CSTNode, Build], notes: Dict[cst.CSTNode, List[str]]) -> None:
+        self.builds = builds
+        self.notes = notes
+
+    def on_leave(self, original_node, updated_node):
+        build = self.builds.get(original_node)
+        if build is not None:
+            updated_node = build(updated_node)
+        for note in self.notes.get(original_node, ()):
+            comment = cst.EmptyLine(comment=cst.Comment(f"# migrator: {note}"))
+            updated_node = updated_node.with_changes(leading_lines=[*updated_node.leading_lines, comment])
+        return updated_node
+
+
+def _notes(plan: SitePlan, options: Options) -> List[str]:
+    notes = []
+    for blocker in plan.blockers:
+        if blocker.unsafe is not None and blocker.unsafe.note and options.unsafe_fixes:
+            notes.append(blocker.unsafe.note)
+    return notes
+
+
+def _call_builder(plan: SitePlan, options: Options) -> Build:
+    site = plan.site
+
+    def build(call: cst.Call) -> cst.Call:
+        func = _retarget(call.func, plan)
+        produced: List[Tuple[int, cst.Arg]] = []
+        for index, (arg, argument_plan) in enumerate(zip(call.args, plan.arguments)):
+            if argument_plan.hook is None:
+                produced.append((index, arg))
+                continue
+            for new in _rewrite_of(argument_plan, arg, site).arguments:
+                produced.append((index, _keyword_arg(new, arg)))
+        if options.store_false and not site.has_argument("store"):
+            store = NewArgument("store", cst.Name("False"))
+            produced.append((len(call.args) - 1, _keyword_arg(store, call.args[0])))
+        return call.with_changes(func=func, args=_layout(_merge_dicts(produced), call.args))
+
+    return build
+
+
+def _rewrite_of(argument_plan: ArgumentPlan, arg: cst.Arg, site) -> Rewrite:
+    outcome = argument_plan.hook(arg.keyword.value, arg.value, site)
+    if isinstance(outcome, Block):
+        assert outcome.unsafe is not None, "a blocked plan is never applied"
+        return outcome.unsafe
+    return outcome
+
+
+def _keyword_arg(new: NewArgument, style: cst.Arg) -> cst.Arg:
+    equal = style.equal if style.keyword is not None else cst.AssignEqual(
+        whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
+    )
+    return cst.Arg(keyword=cst.Name(new.keyword), value=new.value, equal=equal)
+
+
+def _retarget(func: cst.BaseExpression, plan: SitePlan) -> cst.BaseExpression:
+    """``client.chat.completions[.wrapper].create`` -> ``client.responses[.wrapper].create``."""
+    depth = len(plan.site.resource) + 1 + (1 if plan.site.wrapper else 0)
+    receiver = func
+    for _ in range(depth):
+        receiver = receiver.value
+    resource, _, method = plan.method.rpartition(".")
+    wrapper = f".{plan.site.wrapper}" if plan.site.wrapper else ""
+    return parse_template_expression(f"{{receiver}}.{resource}{wrapper}.{method}", receiver=receiver)
+
+
+def _merge_dicts(produced: List[Tuple[int, cst.Arg]]) -> List[Tuple[int, cst.Arg]]:
+    """Two rules may both write ``text={...}``: keep one argument holding both dicts' entries."""
+    merged: List[Tuple[int, cst.Arg]] = []
+    seen: Dict[str, int] = {}
+    for index, arg in produced:
+        keyword = arg.keyword.value if arg.keyword else None
+        if keyword in seen and isinstance(arg.value, cst.Dict):
+            position = seen[keyword]
+            first_index, first = merged[position]
+            if isinstance(first.value, cst.Dict):
+                elements = [*_with_commas(first.value.elements), *arg.value.elements]
+                merged[position] = (first_index, first.with_changes(value=first.value.with_changes(elements=elements)))
+                continue
+        if keyword is not None:
+            seen[keyword] = len(merged)
+        merged.append((index, arg))
+    return merged
+
+
+def _with_commas(elements: Sequence[cst.BaseDictElement]) -> List[cst.BaseDictElement]:
+    return [
+        e.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        if e.comma is cst.MaybeSentinel.DEFAULT
+        else e
+        for e in elements
+    ]
+
+
+def _layout(produced: List[Tuple[int, cst.Arg]], original: Sequence[cst.Arg]) -> List[cst.Arg]:
+    """Give the new argument list the commas and line breaks of the original one."""
+    last = len(original) - 1
+    separator = next(
+        (a.comma for a in original[:-1] if isinstance(a.comma, cst.Comma)),
+        cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")),
+    )
+    trailing = original[last].comma
+    args = []
+    for position, (index, arg) in enumerate(produced):
+        if position == len(produced) - 1:
+            comma = trailing
+        elif index != last and isinstance(original[index].comma, cst.Comma):
+            comma = original[index].comma
+        else:
+            comma = separator
+        args.append(arg.with_changes(comma=comma))
+    return args
+

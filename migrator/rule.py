@@ -1,0 +1,133 @@
+"""What a rule is: its metadata, its examples, and the hooks the engine calls.
+
+A rule is one module in ``rules/``; its file name is its id. The module's docstring is its
+documentation (ruff's headings: What it does / Why / Example / Use instead / Fix safety), and
+it defines ``RULE = Rule(...)`` plus hook functions registered with the decorators below:
+
+- ``@RULE.call("chat.completions.create")``: this rule migrates that kind of call; the hook
+  returns the method path to call instead (``"responses.create"``).
+- ``@RULE.parameter("max_tokens", ...)``: this rule owns those keyword arguments; the hook
+  ``(keyword, value, site)`` turns one argument into new keyword arguments, or blocks the call.
+- ``@RULE.result_use``: offered every read of a migrated call's result that no earlier rule
+  claimed; returns a rewrite, a block, or None (not mine).
+
+Hooks are pure functions of the nodes they are given: the engine calls them once on the
+original tree to decide, and again on the updated nodes to build the output, so that rewrites
+nested inside an argument (a previous answer read inside ``messages``) are kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Dict, Optional, Sequence, Tuple, Union
+
+from migrator.model import FixSafety
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from migrator.analysis import CallSite, ResultUse
+
+
+@dataclass(frozen=True)
+class Example:
+    """A documented example; the tests run every one.
+
+    ``after=None`` means the rule leaves the code as it is and reports it; ``finding`` is a
+    fragment the reported message must contain.
+    """
+
+    before: str
+    after: Optional[str] = None
+    finding: Optional[str] = None
+    options: Tuple[str, ...] = ()  # Options fields switched on, e.g. ("unsafe_fixes",)
+
+
+@dataclass(frozen=True)
+class NewArgument:
+    """A keyword argument of the migrated call: ``keyword=value``."""
+
+    keyword: str
+    value: "cst.BaseExpression"
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """Replace one argument by these (none: drop it). ``note`` becomes a comment above the call."""
+
+    arguments: Tuple[NewArgument, ...] = ()
+    note: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Block:
+    """The call cannot be migrated faithfully; ``reason`` says why, in the user's terms.
+
+    ``unsafe`` is the rewrite applied anyway when the user opts into unsafe fixes.
+    """
+
+    reason: str
+    unsafe: Optional[Rewrite] = None
+
+
+@dataclass(frozen=True)
+class UseRewrite:
+    """Replace ``target`` (an original node) by ``build(updated target)``."""
+
+    target: "cst.CSTNode"
+    build: Callable[["cst.CSTNode"], "cst.CSTNode"]
+
+
+ParameterHook = Callable[[str, "cst.BaseExpression", "CallSite"], Union[Rewrite, Block]]
+UseHook = Callable[["ResultUse", "CallSite"], Union[UseRewrite, Block, None]]
+CallHook = Callable[["CallSite"], Union[str, Block]]
+
+
+@dataclass
+class Rule:
+    title: str
+    safety: FixSafety
+    needs: Tuple[str, ...]  # text a file must contain for this rule to find anything
+    examples: Sequence[Example] = ()
+    # Filled in by the registry from the module: its name and docstring.
+    id: str = ""
+    doc: str = ""
+    calls: Dict[str, CallHook] = field(default_factory=dict)
+    parameters: Dict[str, ParameterHook] = field(default_factory=dict)
+    result_use_hooks: list = field(default_factory=list)
+
+    def call(self, *kinds: str) -> Callable[[CallHook], CallHook]:
+        def register(hook: CallHook) -> CallHook:
+            for kind in kinds:
+                self.calls[kind] = hook
+            return hook
+
+        return register
+
+    def parameter(self, *names: str) -> Callable[[ParameterHook], ParameterHook]:
+        def register(hook: ParameterHook) -> ParameterHook:
+            for name in names:
+                self.parameters[name] = hook
+            return hook
+
+        return register
+
+    def result_use(self, hook: UseHook) -> UseHook:
+        self.result_use_hooks.append(hook)
+        return hook
+
+    @property
+    def summary(self) -> str:
+        """The first paragraph under "What it does"."""
+        lines = self.doc.strip().splitlines()
+        for index, line in enumerate(lines):
+            if line.strip().lower().startswith("## what it does"):
+                paragraph = []
+                for text in lines[index + 1 :]:
+                    if not text.strip():
+                        if paragraph:
+                            break
+                        continue
+                    paragraph.append(text.strip())
+                return " ".join(paragraph)
+        return self.title

@@ -1,0 +1,105 @@
+"""
+## What it does
+Rewrites comparisons of `choices[0].finish_reason` with a string into the equivalent test on
+the response's `status` and `incomplete_details`:
+
+| Chat Completions | Responses |
+|---|---|
+| `finish_reason == "stop"` | `status == "completed"` |
+| `finish_reason == "length"` | `incomplete_details is not None and incomplete_details.reason == "max_output_tokens"` |
+| `finish_reason == "content_filter"` | `incomplete_details is not None and incomplete_details.reason == "content_filter"` |
+
+`!=` is rewritten to the negation.
+
+## Why
+A `Response` has no `choices`; whether the answer was cut short is its `status`
+(`"incomplete"`) and `incomplete_details.reason`.
+
+## Example
+```python
+if resp.choices[0].finish_reason == "length":
+    print("truncated")
+```
+
+## Use instead
+```python
+if resp.incomplete_details is not None and resp.incomplete_details.reason == "max_output_tokens":
+    print("truncated")
+```
+
+## Fix safety
+Safe for the comparisons above on calls without tools. `"stop"` is only equivalent to
+`status == "completed"` when the model cannot call tools (a tool call also completes), so
+with `tools` or `functions` it blocks the call; so does any other use of `finish_reason`
+(stored, printed, compared with `"tool_calls"`), which is reported.
+"""
+
+import libcst as cst
+
+from migrator.model import FixSafety
+from migrator.rule import Block, Example, Rule
+from migrator.shapes import literal_string
+
+FINISH_REASON = ("choices", 0, "finish_reason")
+INCOMPLETE = '{base}.incomplete_details is not None and {base}.incomplete_details.reason == "%s"'
+EQUIVALENTS = {
+    "stop": '{base}.status == "completed"',
+    "length": INCOMPLETE % "max_output_tokens",
+    "content_filter": INCOMPLETE % "content_filter",
+}
+TOOL_PARAMETERS = ("tools", "functions")
+
+RULE = Rule(
+    title="`finish_reason` checks",
+    safety=FixSafety.SAFE,
+    needs=("finish_reason",),
+    examples=[
+        Example(
+            before=(
+                "import openai\n"
+                'r = openai.chat.completions.create(model="gpt-4o", messages=m, max_tokens=50)\n'
+                'if r.choices[0].finish_reason == "length":\n'
+                '    print("cut")\n'
+            ),
+            after=(
+                "import openai\n"
+                'r = openai.responses.create(model="gpt-4o", input=m, max_output_tokens=50)\n'
+                'if r.incomplete_details is not None and r.incomplete_details.reason == "max_output_tokens":\n'
+                '    print("cut")\n'
+            ),
+        ),
+        Example(
+            before=(
+                "import openai\n"
+                'r = openai.chat.completions.create(model="gpt-4o", messages=m)\n'
+                "print(r.choices[0].finish_reason)\n"
+            ),
+            finding="finish_reason",
+        ),
+    ],
+)
+
+
+@RULE.result_use
+def finish_reason(use, site):
+    if use.path != FINISH_REASON:
+        return None
+    comparison = use.parent
+    if not (isinstance(comparison, cst.Comparison) and comparison.left is use.outer and len(comparison.comparisons) == 1):
+        return Block("`finish_reason` is used other than in a comparison with a string")
+    target = comparison.comparisons[0]
+    reason = literal_string(target.comparator)
+    negated = isinstance(target.operator, cst.NotEqual)
+    if reason not in EQUIVALENTS or not (negated or isinstance(target.operator, cst.Equal)):
+        return Block("`finish_reason` is compared in a way that has no exact Responses equivalent")
+    if reason == "stop" and any(site.has_argument(name) for name in TOOL_PARAMETERS):
+        return Block('with tools, `finish_reason == "stop"` has no exact Responses equivalent')
+    template = EQUIVALENTS[reason]
+    if negated:
+        template = f"not ({template})"
+    return use.replace(len(FINISH_REASON), f"({template})" if _needs_parentheses(use) else template, target=comparison)
+
+
+def _needs_parentheses(use) -> bool:
+    """``x and y`` replacing a comparison must still bind as one operand where it stands."""
+    return isinstance(use.grandparent, (cst.UnaryOperation, cst.BinaryOperation, cst.Comparison, cst.Attribute, cst.Subscript))

@@ -1,0 +1,222 @@
+"""
+## What it does
+Turns `messages=` into `input=`, and a leading system or developer message with a literal
+string content into `instructions=`:
+
+- a literal list whose only remaining message is a user message with string content becomes
+  `input=<that content>`;
+- otherwise the messages stay a list in `input=[...]`, with content parts converted:
+  `{"type": "text"}` becomes `{"type": "input_text"}`, and
+  `{"type": "image_url", "image_url": {"url": u, "detail": d}}` becomes
+  `{"type": "input_image", "image_url": u, "detail": d}` (`detail` defaults to `"auto"`, as in
+  Chat Completions);
+- `messages` given as an expression (a variable, a function call) is passed as `input=` as it is.
+
+## Why
+`responses.create` has no `messages` parameter (`Unsupported parameter: 'messages'`). Its
+`input` accepts the same `system` / `developer` / `user` / `assistant` string messages, and the
+system prompt has its own `instructions` parameter.
+
+## Example
+```python
+client.chat.completions.create(
+    model="gpt-4o-mini",
+    messages=[{"role": "system", "content": "Be brief."}, {"role": "user", "content": q}],
+)
+```
+
+## Use instead
+```python
+client.responses.create(
+    model="gpt-4o-mini",
+    instructions="Be brief.",
+    input=q,
+)
+```
+
+## Fix safety
+Safe for literal lists. A message the tool cannot carry over exactly blocks the call: one with
+a `name`, tool calls or tool results (see the function-calling rules), a `tool` or `function`
+role, audio or file parts, or an assistant message with content parts. A `messages` expression
+is passed through unchanged: it must hold only system / developer / user / assistant messages
+with string content, which is what the Responses API accepts (the type checker tells you if
+its declared type says otherwise).
+"""
+
+from typing import List, Optional, Union
+
+import libcst as cst
+
+from migrator.model import FixSafety
+from migrator.rule import Block, Example, NewArgument, Rewrite, Rule
+from migrator.shapes import dict_entries, is_string_expression, literal_string, string_like
+
+INPUT_ROLES = frozenset({"system", "developer", "user", "assistant"})
+INSTRUCTION_ROLES = frozenset({"system", "developer"})
+# Content that is not a literal container: passed on as the message text.
+CONTAINER_NODES = (cst.List, cst.Dict, cst.Tuple, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp)
+
+RULE = Rule(
+    title="`messages` to `input` and `instructions`",
+    safety=FixSafety.SAFE,
+    needs=("messages",),
+    examples=[
+        Example(
+            before=(
+                "from openai import OpenAI\n"
+                "client = OpenAI()\n"
+                "r = client.chat.completions.create(\n"
+                '    model="gpt-4o-mini",\n'
+                '    messages=[{"role": "system", "content": "Be brief."}, {"role": "user", "content": q}],\n'
+                ")\n"
+            ),
+            after=(
+                "from openai import OpenAI\n"
+                "client = OpenAI()\n"
+                "r = client.responses.create(\n"
+                '    model="gpt-4o-mini",\n'
+                '    instructions="Be brief.",\n'
+                "    input=q,\n"
+                ")\n"
+            ),
+        ),
+        Example(
+            before=(
+                "from openai import OpenAI\n"
+                "client = OpenAI()\n"
+                'r = client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": [\n'
+                '    {"type": "text", "text": "What is this?"},\n'
+                '    {"type": "image_url", "image_url": {"url": url}},\n'
+                "]}])\n"
+            ),
+            after=(
+                "from openai import OpenAI\n"
+                "client = OpenAI()\n"
+                'r = client.responses.create(model="gpt-4o", input=[{"role": "user", "content": [\n'
+                '    {"type": "input_text", "text": "What is this?"},\n'
+                '    {"type": "input_image", "image_url": url, "detail": "auto"},\n'
+                "]}])\n"
+            ),
+        ),
+        Example(
+            before=(
+                "from openai import OpenAI\n"
+                "client = OpenAI()\n"
+                'r = client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "name": "ann", "content": "Hi"}])\n'
+            ),
+            finding="`name`",
+        ),
+    ],
+)
+
+
+@RULE.parameter("messages")
+def messages(name, value, site) -> Union[Rewrite, Block]:
+    if not isinstance(value, cst.List):
+        return Rewrite((NewArgument("input", value),))
+    elements = list(value.elements)
+    arguments: List[NewArgument] = []
+    if len(elements) > 1 and _instructions(elements[0].value) is not None:
+        arguments.append(NewArgument("instructions", _instructions(elements[0].value)))
+        elements = elements[1:]
+    if len(elements) == 1:
+        text = _user_text(elements[0].value)
+        if text is not None:
+            return Rewrite((*arguments, NewArgument("input", text)))
+    converted = []
+    for element in elements:
+        message = _convert_message(element.value) if not isinstance(element, cst.StarredElement) else element.value
+        if isinstance(message, Block):
+            return message
+        converted.append(element.with_changes(value=message))
+    return Rewrite((*arguments, NewArgument("input", value.with_changes(elements=converted))))
+
+
+def _role(entries) -> Optional[str]:
+    return literal_string(entries["role"].value) if "role" in entries else None
+
+
+def _instructions(message: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+    """The content of a system / developer message with only a literal string content."""
+    entries = dict_entries(message)
+    if entries is None or set(entries) != {"role", "content"} or _role(entries) not in INSTRUCTION_ROLES:
+        return None
+    content = entries["content"].value
+    return content if is_string_expression(content) else None
+
+
+def _user_text(message: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+    entries = dict_entries(message)
+    if entries is None or set(entries) != {"role", "content"} or _role(entries) != "user":
+        return None
+    content = entries["content"].value
+    return None if isinstance(content, CONTAINER_NODES) else content
+
+
+def _convert_message(message: cst.BaseExpression) -> Union[cst.BaseExpression, Block]:
+    entries = dict_entries(message)
+    if entries is None:
+        return message  # a variable or a call: passed through, like a `messages` expression
+    extra = sorted(set(entries) - {"role", "content"})
+    if extra:
+        return Block(f"a message has {', '.join(f'`{key}`' for key in extra)}, which `input` messages do not take")
+    role = _role(entries)  # None when the role is computed: passed through like the content
+    if role is not None and role not in INPUT_ROLES:
+        return Block(f"a message has the role `{role}`, which `input` does not accept")
+    content = entries.get("content")
+    if content is None or not isinstance(content.value, cst.List):
+        return message
+    if role == "assistant":
+        return Block("an assistant message has content parts, which `input` messages cannot carry")
+    parts = []
+    for part in content.value.elements:
+        converted = _convert_part(part.value)
+        if isinstance(converted, Block):
+            return converted
+        parts.append(part.with_changes(value=converted))
+    new_content = content.with_changes(value=content.value.with_changes(elements=parts))
+    return message.with_changes(
+        elements=[new_content if element is content else element for element in message.elements]
+    )
+
+
+def _convert_part(part: cst.BaseExpression) -> Union[cst.BaseExpression, Block]:
+    entries = dict_entries(part)
+    kind = literal_string(entries["type"].value) if entries and "type" in entries else None
+    if kind == "text" and set(entries) == {"type", "text"}:
+        return _replace_value(part, entries["type"], string_like(entries["type"].value, "input_text"))
+    if kind == "image_url" and set(entries) == {"type", "image_url"}:
+        return _image_part(part, entries)
+    return Block(f"a content part `{kind or '?'}` has no mapping the tool can prove")
+
+
+def _image_part(part: cst.Dict, entries) -> Union[cst.BaseExpression, Block]:
+    image = dict_entries(entries["image_url"].value)
+    if image is None or "url" not in image or not set(image) <= {"url", "detail"}:
+        return Block("an `image_url` part is not a literal `{\"url\": ..., \"detail\": ...}`")
+    type_entry, image_entry = entries["type"], entries["image_url"]
+    detail = image["detail"].value if "detail" in image else string_like(type_entry.value, "auto")
+    elements = []
+    for element in part.elements:
+        if element is type_entry:
+            elements.append(element.with_changes(value=string_like(type_entry.value, "input_image")))
+        elif element is image_entry:
+            elements.append(element.with_changes(value=image["url"].value, comma=_separator(part)))
+            key = string_like(image_entry.key, "detail")
+            elements.append(cst.DictElement(key=key, value=detail, comma=element.comma))
+        else:
+            elements.append(element)
+    return part.with_changes(elements=elements)
+
+
+def _separator(node: cst.Dict) -> cst.Comma:
+    for element in node.elements:
+        if isinstance(element.comma, cst.Comma):
+            return element.comma
+    return cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+
+
+def _replace_value(node: cst.Dict, entry: cst.DictElement, value: cst.BaseExpression) -> cst.Dict:
+    return node.with_changes(
+        elements=[e.with_changes(value=value) if e is entry else e for e in node.elements]
+    )

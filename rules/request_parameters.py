@@ -1,0 +1,116 @@
+"""
+## What it does
+Maps the request parameters that have a Responses equivalent:
+
+| Chat Completions | Responses |
+|---|---|
+| `max_tokens`, `max_completion_tokens` | `max_output_tokens` |
+| `reasoning_effort=x` | `reasoning={"effort": x}` |
+| `verbosity=x` | `text={"verbosity": x}` |
+| `model`, `temperature`, `top_p`, `parallel_tool_calls`, `store`, `metadata`, `user`, `service_tier`, `prompt_cache_key`, `prompt_cache_retention`, `safety_identifier`, `timeout`, `extra_headers`, `extra_query`, `extra_body` | unchanged |
+
+## Why
+`responses.create` rejects the Chat names (`Unsupported parameter: 'max_tokens'`).
+
+## Example
+```python
+client.chat.completions.create(model=m, messages=msgs, max_tokens=200, reasoning_effort="low")
+```
+
+## Use instead
+```python
+client.responses.create(model=m, input=msgs, max_output_tokens=200, reasoning={"effort": "low"})
+```
+
+## Fix safety
+Safe. The service rejects `max_output_tokens` below 16, so a literal limit below 16 blocks the
+call instead of producing a request that fails. `stream=True` is not migrated by this rule
+(the loop that reads the stream has to change too): such calls are reported.
+"""
+
+import libcst as cst
+
+from migrator.model import FixSafety
+from migrator.rule import Block, Example, NewArgument, Rewrite, Rule
+from migrator.shapes import is_constant, literal_int, string_like
+
+RENAMED = {
+    "max_tokens": "max_output_tokens",
+    "max_completion_tokens": "max_output_tokens",
+}
+# Parameters that become one entry of a dict parameter: name -> (parameter, key).
+NESTED = {
+    "reasoning_effort": ("reasoning", "effort"),
+    "verbosity": ("text", "verbosity"),
+}
+UNCHANGED = (
+    "model",
+    "temperature",
+    "top_p",
+    "parallel_tool_calls",
+    "store",
+    "metadata",
+    "user",
+    "service_tier",
+    "prompt_cache_key",
+    "prompt_cache_retention",
+    "safety_identifier",
+    "timeout",
+    "extra_headers",
+    "extra_query",
+    "extra_body",
+)
+MIN_OUTPUT_TOKENS = 16  # the service answers 400 below this
+
+RULE = Rule(
+    title="Request parameters with a Responses equivalent",
+    safety=FixSafety.SAFE,
+    needs=("completions",),
+    examples=[
+        Example(
+            before=(
+                "import openai\n"
+                'r = openai.chat.completions.create(model="o4-mini", messages=m, max_tokens=200, reasoning_effort="low")\n'
+            ),
+            after=(
+                "import openai\n"
+                'r = openai.responses.create(model="o4-mini", input=m, max_output_tokens=200, reasoning={"effort": "low"})\n'
+            ),
+        ),
+        Example(
+            before=(
+                "import openai\n"
+                'r = openai.chat.completions.create(model="gpt-4o", messages=m, max_tokens=5)\n'
+            ),
+            finding="below 16",
+        ),
+    ],
+)
+
+
+@RULE.parameter(*UNCHANGED)
+def unchanged(name, value, site):
+    return Rewrite((NewArgument(name, value),))
+
+
+@RULE.parameter(*RENAMED)
+def renamed(name, value, site):
+    limit = literal_int(value)
+    if limit is not None and limit < MIN_OUTPUT_TOKENS and RENAMED[name] == "max_output_tokens":
+        return Block(f"`{name}={limit}` is below 16, the smallest `max_output_tokens` the Responses API accepts")
+    return Rewrite((NewArgument(RENAMED[name], value),))
+
+
+@RULE.parameter(*NESTED)
+def nested(name, value, site):
+    parameter, key = NESTED[name]
+    entry = cst.DictElement(key=string_like(value, key), value=value)
+    return Rewrite((NewArgument(parameter, cst.Dict([entry])),))
+
+
+@RULE.parameter("stream")
+def stream(name, value, site):
+    if is_constant(value, "False"):
+        return Rewrite((NewArgument("stream", value),))
+    return Block("streamed calls are not migrated yet: the loop reading the chunks has to change too")
+

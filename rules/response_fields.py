@@ -1,0 +1,111 @@
+"""
+## What it does
+Rewrites the reads of a migrated call's result:
+
+| Chat Completions | Responses |
+|---|---|
+| `.choices[0].message.content` | `.output_text` |
+| `.usage.prompt_tokens` | `.usage.input_tokens` |
+| `.usage.completion_tokens` | `.usage.output_tokens` |
+| `.usage.prompt_tokens_details.cached_tokens` | `.usage.input_tokens_details.cached_tokens` |
+| `.usage.completion_tokens_details.reasoning_tokens` | `.usage.output_tokens_details.reasoning_tokens` |
+| `.created` | `int(.created_at)` |
+| `.id`, `.model`, `.usage.total_tokens`, `.usage` tested for truth or `None` | unchanged |
+
+## Why
+A `Response` has no `choices`; its text is the `output_text` property and its usage counts
+tokens in and out.
+
+## Example
+```python
+print(resp.choices[0].message.content, resp.usage.prompt_tokens)
+```
+
+## Use instead
+```python
+print(resp.output_text, resp.usage.input_tokens)
+```
+
+## Fix safety
+Safe for the reads above. Two differences are kept in mind: `output_text` is `""` where
+Chat's `content` was `None` (the model answered only with tool calls, or refused), so a
+comparison of the content with `None` blocks the call; and `created_at` is a float, hence the
+`int(...)`. Any other read (`choices[1]`, `.choices` iterated, `.model_dump()`,
+`.system_fingerprint`, the `usage` object passed elsewhere) blocks the call and is reported.
+"""
+
+import libcst as cst
+
+from migrator.model import FixSafety
+from migrator.rule import Example, Rule
+
+# Chat path -> Responses expression ({base} is what the path was read from).
+FIELDS = {
+    ("choices", 0, "message", "content"): "{base}.output_text",
+    ("usage", "prompt_tokens"): "{base}.usage.input_tokens",
+    ("usage", "completion_tokens"): "{base}.usage.output_tokens",
+    ("usage", "total_tokens"): "{base}.usage.total_tokens",
+    ("usage", "prompt_tokens_details", "cached_tokens"): "{base}.usage.input_tokens_details.cached_tokens",
+    ("usage", "completion_tokens_details", "reasoning_tokens"): "{base}.usage.output_tokens_details.reasoning_tokens",
+    ("created",): "int({base}.created_at)",
+    ("id",): "{base}.id",
+    ("model",): "{base}.model",
+}
+CONTENT = ("choices", 0, "message", "content")
+
+RULE = Rule(
+    title="Reads of the response",
+    safety=FixSafety.SAFE,
+    needs=("choices", "usage", "created"),
+    examples=[
+        Example(
+            before=(
+                "import openai\n"
+                'r = openai.chat.completions.create(model="gpt-4o", messages=m)\n'
+                "print(r.choices[0].message.content, r.usage.prompt_tokens, r.usage.completion_tokens)\n"
+            ),
+            after=(
+                "import openai\n"
+                'r = openai.responses.create(model="gpt-4o", input=m)\n'
+                "print(r.output_text, r.usage.input_tokens, r.usage.output_tokens)\n"
+            ),
+        ),
+        Example(
+            before=(
+                "import openai\n"
+                'r = openai.chat.completions.create(model="gpt-4o", messages=m)\n'
+                "for choice in r.choices:\n"
+                "    print(choice.message.content)\n"
+            ),
+            finding="`r.choices`",
+        ),
+    ],
+)
+
+
+@RULE.result_use
+def field(use, site):
+    if site.kind != "chat.completions.create" and site.kind != "chat.completions.parse":
+        return None
+    if use.path[: len(CONTENT)] == CONTENT and len(use.path) == len(CONTENT) and _compares_with_none(use):
+        return None
+    for path, template in FIELDS.items():
+        if use.startswith(*path):
+            return use.replace(len(path), template)
+    if use.path == ("usage",) and _is_truth_or_none_test(use):
+        return use.replace(1, "{base}.usage")
+    return None
+
+
+def _compares_with_none(use) -> bool:
+    parent = use.parent
+    return isinstance(parent, cst.Comparison) and any(
+        isinstance(target.comparator, cst.Name) and target.comparator.value == "None" for target in parent.comparisons
+    )
+
+
+def _is_truth_or_none_test(use) -> bool:
+    parent = use.parent
+    if isinstance(parent, (cst.If, cst.While, cst.IfExp, cst.BooleanOperation, cst.UnaryOperation)):
+        return True
+    return _compares_with_none(use)

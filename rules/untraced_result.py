@@ -1,0 +1,50 @@
+"""
+## What it does
+Reports a Chat Completions call whose result goes somewhere the tool cannot follow, and so
+cannot be migrated: passed to a function, stored in an attribute or a container, returned from
+a lambda, a decorated function or a generator, read through a path no rule maps
+(`choices[1]`, `model_dump()`, `system_fingerprint`, ...), or held in a name that is also
+assigned something else. It also notes when a migrated call's result is returned from a public
+function, whose callers in other modules then receive a `Response`.
+
+## Why
+A call is migrated together with every read of its result, or not at all. Migrating the call
+while some code still reads `choices` breaks that code at run time.
+
+## Example
+```python
+resp = client.chat.completions.create(model="gpt-4o", messages=msgs)
+save(resp)
+```
+
+## Use instead
+Migrate by hand what `save` does with the response, then run the tool again, or migrate the
+call and its readers together.
+
+## Fix safety
+Manual: the tool only reports.
+
+What the tool follows: the name the result is assigned to (in every scope that reads it), a
+`return` of it from a function whose calls in the same module are followed in turn (methods
+through `self.` and through instances made in the module), `await`, and the raw response of
+`with_raw_response` (its `.parse()` and its HTTP metadata).
+"""
+
+from migrator.model import FixSafety
+from migrator.rule import Example, Rule
+
+RULE = Rule(
+    title="Result that cannot be followed",
+    safety=FixSafety.MANUAL,
+    needs=("completions",),
+    examples=[
+        Example(
+            before=(
+                "import openai\n"
+                'r = openai.chat.completions.create(model="gpt-4o", messages=m)\n'
+                "save(r)\n"
+            ),
+            finding="cannot follow",
+        ),
+    ],
+)
