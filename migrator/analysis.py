@@ -309,7 +309,7 @@ class ModuleAnalysis:
             trace.escapes.append(Escape("its result is assigned to something other than a plain name", self.positions[statement]))
             return
         target = targets[0]
-        assignment = self._assignment_of(target)
+        assignment = self._assignment_of(target, target.value)
         if assignment is None:
             trace.escapes.append(Escape(f"`{target.value}` could not be followed", self.positions[target]))
             return
@@ -329,11 +329,12 @@ class ModuleAnalysis:
             else:
                 trace.uses.append(use)
 
-    def _assignment_of(self, target: cst.Name) -> Optional[Assignment]:
+    def _assignment_of(self, target: cst.CSTNode, name: str) -> Optional[Assignment]:
+        """The scope's record of ``target`` (a Name assigned to, or a def) binding ``name``."""
         scope = self.scopes.get(target)
         if scope is None:
             return None
-        for assignment in scope.assignments[target.value]:
+        for assignment in scope.assignments[name]:
             if isinstance(assignment, Assignment) and assignment.node is target:
                 return assignment
         return None
@@ -377,7 +378,7 @@ class ModuleAnalysis:
         cls = self.enclosing(function, (cst.ClassDef, cst.FunctionDef))
         if isinstance(cls, cst.ClassDef) and self.parents.get(function) is cls.body:
             return self._method_callers(cls, function.name.value)
-        assignment = self._assignment_of(function.name)
+        assignment = self._assignment_of(function, function.name.value)
         if assignment is None:
             return None
         callers = []

@@ -16,7 +16,7 @@ from libcst.metadata import CodeRange
 from migrator.analysis import CALL, CallSite, ModuleAnalysis, ResultUse
 from migrator.model import Confidence, Finding, Options
 from migrator.registry import all_rules
-from migrator.rule import Block, ParameterHook, Rewrite, Rule, UseRewrite
+from migrator.rule import Block, ParameterHook, Retarget, Rewrite, Rule, UseRewrite
 
 UNTRACED_RESULT = "untraced_result"
 UNRESOLVED_CLIENT = "unresolved_client"
@@ -48,7 +48,7 @@ class ArgumentPlan:
 class SitePlan:
     site: CallSite
     rule: str  # the rule that migrates this kind of call
-    method: str = ""  # the method path to call instead, e.g. "responses.create"
+    target: Optional[Retarget] = None  # what to call instead
     arguments: List[ArgumentPlan] = field(default_factory=list)
     use_rewrites: List[Tuple[str, UseRewrite]] = field(default_factory=list)
     blockers: List[Blocker] = field(default_factory=list)
@@ -90,11 +90,11 @@ def plan_module(analysis: ModuleAnalysis, options: Options) -> ModulePlan:
 
 def _plan_site(site: CallSite, rule: Rule, rules: Dict[str, Rule], analysis: ModuleAnalysis) -> SitePlan:
     plan = SitePlan(site=site, rule=rule.id)
-    method = rule.calls[site.kind](site)
-    if isinstance(method, Block):
-        plan.blockers.append(Blocker(rule.id, method.reason, site.position))
+    target = rule.calls[site.kind](site)
+    if isinstance(target, Block):
+        plan.blockers.append(Blocker(rule.id, target.reason, site.position))
         return plan
-    plan.method = method
+    plan.target = target
     _plan_arguments(plan, rules, analysis)
     _plan_uses(plan, rules, analysis)
     return plan
@@ -157,12 +157,16 @@ def _plan_uses(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnalysis)
 
 
 def _offer_use(use: ResultUse, site: CallSite, rules: Dict[str, Rule]) -> Optional[Tuple[str, Union[UseRewrite, Block]]]:
+    """The first rule that rewrites the use wins; failing that, the first that blocks it."""
+    blocked = None
     for rule in rules.values():
         for hook in rule.result_use_hooks:
             outcome = hook(use, site)
-            if outcome is not None:
+            if isinstance(outcome, UseRewrite):
                 return rule.id, outcome
-    return None
+            if outcome is not None and blocked is None:
+                blocked = rule.id, outcome
+    return blocked
 
 
 def _escape_of(use: ResultUse):
@@ -183,7 +187,7 @@ def _site_findings(plan: SitePlan, analysis: ModuleAnalysis, options: Options) -
                 rule=plan.rule,
                 line=start.line,
                 column=start.column + 1,
-                message=f"`{call_code}` can move to `{plan.method}`",
+                message=f"`{call_code}` can move to `{plan.target.method}`",
                 fixable=True,
             )
         ]

@@ -65,9 +65,11 @@ def _call_builder(plan: SitePlan, options: Options) -> Build:
                 continue
             for new in _rewrite_of(argument_plan, arg, site).arguments:
                 produced.append((index, _keyword_arg(new, arg)))
+        added = list(plan.target.added)
         if options.store_false and not site.has_argument("store"):
-            store = NewArgument("store", cst.Name("False"))
-            produced.append((len(call.args) - 1, _keyword_arg(store, call.args[0])))
+            added.append(NewArgument("store", cst.Name("False")))
+        for new in added:
+            produced.append((len(call.args) - 1, _keyword_arg(new, call.args[0])))
         return call.with_changes(func=func, args=_layout(_merge_dicts(produced), call.args))
 
     return build
@@ -94,7 +96,7 @@ def _retarget(func: cst.BaseExpression, plan: SitePlan) -> cst.BaseExpression:
     receiver = func
     for _ in range(depth):
         receiver = receiver.value
-    resource, _, method = plan.method.rpartition(".")
+    resource, _, method = plan.target.method.rpartition(".")
     wrapper = f".{plan.site.wrapper}" if plan.site.wrapper else ""
     return parse_template_expression(f"{{receiver}}.{resource}{wrapper}.{method}", receiver=receiver)
 
@@ -129,20 +131,19 @@ def _with_commas(elements: Sequence[cst.BaseDictElement]) -> List[cst.BaseDictEl
 
 def _layout(produced: List[Tuple[int, cst.Arg]], original: Sequence[cst.Arg]) -> List[cst.Arg]:
     """Give the new argument list the commas and line breaks of the original one."""
-    last = len(original) - 1
+    last = original[-1]
     separator = next(
         (a.comma for a in original[:-1] if isinstance(a.comma, cst.Comma)),
         cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")),
     )
-    trailing = original[last].comma
     args = []
     for position, (index, arg) in enumerate(produced):
+        source = original[index]
         if position == len(produced) - 1:
-            comma = trailing
-        elif index != last and isinstance(original[index].comma, cst.Comma):
-            comma = original[index].comma
+            comma, after = last.comma, last.whitespace_after_arg
+        elif source is not last and isinstance(source.comma, cst.Comma):
+            comma, after = source.comma, source.whitespace_after_arg
         else:
-            comma = separator
-        args.append(arg.with_changes(comma=comma))
+            comma, after = separator, cst.SimpleWhitespace("")
+        args.append(arg.with_changes(comma=comma, whitespace_after_arg=after))
     return args
-

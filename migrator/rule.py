@@ -5,7 +5,8 @@ documentation (ruff's headings: What it does / Why / Example / Use instead / Fix
 it defines ``RULE = Rule(...)`` plus hook functions registered with the decorators below:
 
 - ``@RULE.call("chat.completions.create")``: this rule migrates that kind of call; the hook
-  returns the method path to call instead (``"responses.create"``).
+  returns a ``Retarget``: the method path to call instead (``"responses.create"``) and any
+  arguments the new call needs that the old one left to a default.
 - ``@RULE.parameter("max_tokens", ...)``: this rule owns those keyword arguments; the hook
   ``(keyword, value, site)`` turns one argument into new keyword arguments, or blocks the call.
 - ``@RULE.result_use``: offered every read of a migrated call's result that no earlier rule
@@ -60,6 +61,14 @@ class Rewrite:
 
 
 @dataclass(frozen=True)
+class Retarget:
+    """Call ``method`` instead; ``added`` arguments keep a default of the old API."""
+
+    method: str
+    added: Tuple[NewArgument, ...] = ()
+
+
+@dataclass(frozen=True)
 class Block:
     """The call cannot be migrated faithfully; ``reason`` says why, in the user's terms.
 
@@ -80,7 +89,7 @@ class UseRewrite:
 
 ParameterHook = Callable[[str, "cst.BaseExpression", "CallSite"], Union[Rewrite, Block]]
 UseHook = Callable[["ResultUse", "CallSite"], Union[UseRewrite, Block, None]]
-CallHook = Callable[["CallSite"], Union[str, Block]]
+CallHook = Callable[["CallSite"], Union[Retarget, Block]]
 
 
 @dataclass

@@ -59,7 +59,10 @@ def is_constant(node: cst.BaseExpression, code: str) -> bool:
     if isinstance(node, cst.Name):
         return node.value == code
     if isinstance(node, (cst.Integer, cst.Float)):
-        return float(node.value) == float(code)
+        try:
+            return float(node.value) == float(code)
+        except ValueError:  # ``code`` is a name such as None
+            return False
     return False
 
 

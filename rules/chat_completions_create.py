@@ -30,7 +30,7 @@ call. Clients of other SDKs with the same method names (Groq, Together, ...) are
 """
 
 from migrator.model import FixSafety
-from migrator.rule import Example, Rule
+from migrator.rule import Example, Retarget, Rule
 
 RULE = Rule(
     title="`chat.completions.create` call",
@@ -65,4 +65,4 @@ RULE = Rule(
 
 @RULE.call("chat.completions.create")
 def create(site):
-    return "responses.create"
+    return Retarget("responses.create")

@@ -37,7 +37,7 @@ comparison of the content with `None` blocks the call; and `created_at` is a flo
 import libcst as cst
 
 from migrator.model import FixSafety
-from migrator.rule import Example, Rule
+from migrator.rule import Block, Example, Rule
 
 # Chat path -> Responses expression ({base} is what the path was read from).
 FIELDS = {
@@ -85,15 +85,15 @@ RULE = Rule(
 
 @RULE.result_use
 def field(use, site):
-    if site.kind != "chat.completions.create" and site.kind != "chat.completions.parse":
-        return None
-    if use.path[: len(CONTENT)] == CONTENT and len(use.path) == len(CONTENT) and _compares_with_none(use):
-        return None
+    if use.path == CONTENT and _compares_with_none(use):
+        return Block("the content is compared with `None`, but `output_text` is `\"\"` where the content was `None`")
     for path, template in FIELDS.items():
         if use.startswith(*path):
             return use.replace(len(path), template)
     if use.path == ("usage",) and _is_truth_or_none_test(use):
         return use.replace(1, "{base}.usage")
+    if use.startswith("choices"):
+        return Block(f"`{use.code}` has no Responses equivalent: a Response holds one answer, read through `output_text` and `output`")
     return None
 
 
