@@ -55,6 +55,7 @@ class CallSite:
     traced: bool  # the receiver is provably an OpenAI client
     position: CodeRange
     statement: cst.CSTNode  # the statement the call belongs to
+    analysis: "ModuleAnalysis"  # for rules that need to ask more about the module
 
     def argument(self, keyword: str) -> Optional[cst.Arg]:
         for arg in self.call.args:
@@ -170,6 +171,7 @@ class ModuleAnalysis:
                     traced=self.is_openai_client(receiver),
                     position=self.positions[call],
                     statement=self.enclosing_statement(call),
+                    analysis=self,
                 )
             )
         return sites

@@ -17,6 +17,7 @@ from migrator.analysis import CALL, CallSite, ModuleAnalysis, ResultUse
 from migrator.model import Confidence, Finding, Options
 from migrator.registry import all_rules
 from migrator.rule import Block, ParameterHook, Retarget, Rewrite, Rule, UseRewrite
+from migrator.shapes import one_line
 
 UNTRACED_RESULT = "untraced_result"
 UNRESOLVED_CLIENT = "unresolved_client"
@@ -51,12 +52,14 @@ class SitePlan:
     target: Optional[Retarget] = None  # what to call instead
     arguments: List[ArgumentPlan] = field(default_factory=list)
     use_rewrites: List[Tuple[str, UseRewrite]] = field(default_factory=list)
+    # Rewrites outside the call (a definition it reads), which other calls may share.
+    shared_rewrites: List[Tuple[str, UseRewrite]] = field(default_factory=list)
     blockers: List[Blocker] = field(default_factory=list)
     exported_functions: List[str] = field(default_factory=list)
 
     @property
     def rules_used(self) -> set:
-        used = {self.rule} | {rule for rule, _ in self.use_rewrites}
+        used = {self.rule} | {rule for rule, _ in self.use_rewrites + self.shared_rewrites}
         return used | {a.rule for a in self.arguments if a.rule}
 
     def migrates(self, options: Options) -> bool:
@@ -82,10 +85,31 @@ def plan_module(analysis: ModuleAnalysis, options: Options) -> ModulePlan:
             if analysis.imports_openai and options.is_enabled(UNRESOLVED_CLIENT):
                 findings.append(_unresolved_finding(site, analysis))
             continue
-        plan = _plan_site(site, rule, rules, analysis)
-        plans.append(plan)
+        plans.append(_plan_site(site, rule, rules, analysis))
+    _block_partly_migrated_shares(plans, analysis, options)
+    for plan in plans:
         findings.extend(_site_findings(plan, analysis, options))
     return ModulePlan(sites=[p for p in plans if p.migrates(options)], findings=findings)
+
+
+def _block_partly_migrated_shares(plans: List[SitePlan], analysis: ModuleAnalysis, options: Options) -> None:
+    """A definition shared by several calls is rewritten for all of them or for none."""
+    sharing: Dict[cst.CSTNode, List[SitePlan]] = {}
+    for plan in plans:
+        for _, rewrite in plan.shared_rewrites:
+            sharing.setdefault(rewrite.target, []).append(plan)
+    changed = True
+    while changed:
+        changed = False
+        for target, owners in sharing.items():
+            if all(p.migrates(options) for p in owners):
+                continue
+            for plan in owners:
+                if plan.migrates(options):
+                    code = analysis.module.code_for_node(target)
+                    reason = f"it shares `{one_line(code)}` with a call that is not migrated"
+                    plan.blockers.append(Blocker(plan.rule, reason, analysis.positions[target]))
+                    changed = True
 
 
 def _plan_site(site: CallSite, rule: Rule, rules: Dict[str, Rule], analysis: ModuleAnalysis) -> SitePlan:
@@ -124,6 +148,9 @@ def _plan_arguments(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnal
         plan.arguments[-1] = ArgumentPlan(rule=owner.id, hook=hook, unsafe=isinstance(outcome, Block))
         if isinstance(outcome, Block):
             plan.blockers.append(Blocker(owner.id, outcome.reason, position, outcome.unsafe))
+        rewrite = outcome.unsafe if isinstance(outcome, Block) else outcome
+        if rewrite is not None:
+            plan.shared_rewrites.extend((owner.id, edit) for edit in rewrite.elsewhere)
 
 
 def _plan_uses(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnalysis) -> None:

@@ -23,7 +23,7 @@ def apply_plans(module: cst.Module, plans: Sequence[SitePlan], options: Options)
     notes: Dict[cst.CSTNode, List[str]] = {}
     for plan in plans:
         builds[plan.site.call] = _call_builder(plan, options)
-        for _, use_rewrite in plan.use_rewrites:
+        for _, use_rewrite in plan.use_rewrites + plan.shared_rewrites:
             builds.setdefault(use_rewrite.target, use_rewrite.build)
         for note in _notes(plan, options):
             notes.setdefault(plan.site.statement, []).append(note)

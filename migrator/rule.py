@@ -54,10 +54,16 @@ class NewArgument:
 
 @dataclass(frozen=True)
 class Rewrite:
-    """Replace one argument by these (none: drop it). ``note`` becomes a comment above the call."""
+    """Replace one argument by these (none: drop it). ``note`` becomes a comment above the call.
+
+    ``elsewhere`` rewrites code outside the call that the argument depends on, such as the
+    tool list a module-level name holds. Every call whose plan rewrites the same node must
+    migrate, or none of them does.
+    """
 
     arguments: Tuple[NewArgument, ...] = ()
     note: Optional[str] = None
+    elsewhere: Tuple["UseRewrite", ...] = ()
 
 
 @dataclass(frozen=True)
