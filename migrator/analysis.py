@@ -489,6 +489,13 @@ def _walk(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
         stack.extend(reversed(node.children))
 
 
+def has_legacy_calls(module: cst.Module) -> bool:
+    """Cheap, metadata-free: does the module call anything shaped like a legacy method?"""
+    finder = _CallFinder()
+    module.visit(finder)
+    return bool(finder.found)
+
+
 def _imports_openai(module: cst.Module) -> bool:
     for node in _walk(module):
         if isinstance(node, cst.Import):

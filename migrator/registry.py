@@ -20,15 +20,23 @@ from migrator.rule import Rule
 PACKAGE = "migrator.rules"
 
 
+def rules_folder() -> Path:
+    """Where the rule modules are: inside the installed package, or beside it in a checkout."""
+    spec = importlib.util.find_spec(PACKAGE)
+    if spec is not None and spec.submodule_search_locations:
+        return Path(list(spec.submodule_search_locations)[0])
+    folder = Path(__file__).resolve().parent.parent / "rules"
+    if not folder.is_dir():
+        raise RuntimeError(f"the rules folder is missing (looked in {folder})")
+    return folder
+
+
 def _rules_package() -> types.ModuleType:
     if importlib.util.find_spec(PACKAGE) is not None:
         return importlib.import_module(PACKAGE)
     # A checkout: migrator/ and rules/ are siblings; make rules/ importable as migrator.rules.
-    folder = Path(__file__).resolve().parent.parent / "rules"
-    if not folder.is_dir():
-        raise RuntimeError(f"the rules folder is missing (looked in {folder})")
     package = types.ModuleType(PACKAGE, "The migration rules.")
-    package.__path__ = [str(folder)]
+    package.__path__ = [str(rules_folder())]
     sys.modules[PACKAGE] = package
     return package
 

@@ -52,7 +52,7 @@ TOOL_PARAMETERS = ("tools", "functions")
 RULE = Rule(
     title="`finish_reason` checks",
     safety=FixSafety.SAFE,
-    needs=("finish_reason",),
+    needs=("completions",),
     examples=[
         Example(
             before=(

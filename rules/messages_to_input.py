@@ -59,7 +59,7 @@ CONTAINER_NODES = (cst.List, cst.Dict, cst.Tuple, cst.Set, cst.ListComp, cst.Dic
 RULE = Rule(
     title="`messages` to `input` and `instructions`",
     safety=FixSafety.SAFE,
-    needs=("messages",),
+    needs=("completions",),
     examples=[
         Example(
             before=(

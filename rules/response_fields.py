@@ -56,7 +56,7 @@ CONTENT = ("choices", 0, "message", "content")
 RULE = Rule(
     title="Reads of the response",
     safety=FixSafety.SAFE,
-    needs=("choices", "usage", "created"),
+    needs=("completions",),
     examples=[
         Example(
             before=(
