@@ -1,0 +1,438 @@
+"""Which files a run processes.
+
+`discover` turns the command-line paths into the files to migrate:
+
+* An explicit file argument is always processed, whatever its name, wherever it
+  points if it is a symlink, and even if `.gitignore` or `--exclude` would have
+  skipped it while walking: naming a file is the strongest way to ask for it
+  (ruff does the same unless --force-exclude).
+  The same holds for an explicit directory argument itself; the filters apply to
+  what is found inside it.
+* Directories are walked in sorted order, yielding `*.py` and `*.ipynb` files and
+  skipping version-control and tool directories, virtualenvs, `--exclude` globs
+  and whatever gitignore files ignore, with git's syntax and precedence: the
+  walked directories' own `.gitignore` files and, inside a repository, those of
+  the directories from the repository root down to the argument and
+  `.git/info/exclude`.
+* A symlink found while walking is followed only if its target is inside the
+  argument's tree; otherwise it is reported. A directory symlink to a directory
+  that contains it is reported as a loop.
+* Problems with one path are yielded as `DiscoveryError`s; the generator never
+  raises for a bad path, so one broken symlink does not stop a run.
+* Each file is yielded at most once (by real path), under the first path that
+  reaches it, in a stable order: arguments in order, each walked sorted.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import posixpath
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import FrozenSet, Generator, Iterator, List, Optional, Sequence, Set, Tuple, Union
+
+from migrator.source import describe_os_error
+
+SOURCE_SUFFIXES = (".py", ".ipynb")
+
+# Directories never worth walking: version control, virtualenvs, caches, build output.
+SKIPPED_DIR_NAMES = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".venv",
+        "venv",
+        ".tox",
+        ".nox",
+        "node_modules",
+        "__pycache__",
+        "build",
+        "dist",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".migrator_cache",
+        ".ipynb_checkpoints",  # Jupyter's backup copies of the notebooks next to it
+    }
+)
+SKIPPED_DIR_SUFFIXES = (".egg-info",)
+VENV_MARKER = "pyvenv.cfg"  # every virtualenv has one, whatever it is called
+
+
+@dataclass(frozen=True)
+class DiscoveryError:
+    """A path that could not be walked or processed, and why."""
+
+    path: Path
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.reason}"
+
+
+def discover(paths: Sequence[Path], exclude: Sequence[str] = ()) -> Iterator[Union[Path, DiscoveryError]]:
+    """Yield the files to process under `paths`, and a `DiscoveryError` for each bad path.
+
+    `exclude` holds fnmatch-style globs matched against a walked path relative to
+    the current directory and against its basename (like ruff's `--exclude`).
+    Yielded paths are spelled from their argument (`src` gives `src/pkg/a.py`).
+    """
+    walker = _Walker(exclude)
+    for path in paths:
+        yield from walker.argument(Path(path))
+
+
+# --- gitignore ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IgnorePattern:
+    """One line of a gitignore file."""
+
+    regex: re.Pattern[str]
+    negated: bool  # `!pattern`: re-include what an earlier pattern ignored
+    dir_only: bool  # `pattern/`: matches directories only
+    anchored: bool  # contains a `/`: matched against the path from the gitignore's directory
+
+    def matches(self, relpath: str, is_dir: bool) -> bool:
+        """Whether the pattern matches `relpath` (relative to its gitignore's directory, `/`-separated)."""
+        if self.dir_only and not is_dir:
+            return False
+        subject = relpath if self.anchored else relpath.rsplit("/", 1)[-1]
+        return self.regex.fullmatch(subject) is not None
+
+
+def parse_gitignore(text: str) -> List[IgnorePattern]:
+    """The patterns of a gitignore file, in order (later ones take precedence)."""
+    patterns = []
+    for line in text.split("\n"):
+        pattern = _parse_gitignore_line(line)
+        if pattern is not None:
+            patterns.append(pattern)
+    return patterns
+
+
+def _parse_gitignore_line(line: str) -> Optional[IgnorePattern]:
+    line = _strip_trailing_spaces(line.rstrip("\r"))
+    if not line or line.startswith("#"):
+        return None
+    negated = line.startswith("!")
+    if negated:
+        line = line[1:]
+    dir_only = line.endswith("/")
+    line = line.rstrip("/")
+    # A slash at the start or in the middle anchors the pattern to its gitignore's
+    # directory; otherwise it matches a name at any depth.
+    anchored = "/" in line
+    line = line.lstrip("/")
+    if not line:
+        return None
+    try:
+        regex = re.compile(_glob_to_regex(line), re.DOTALL)
+    except re.error:  # e.g. a reversed range `[z-a]`: git never matches it either
+        return None
+    return IgnorePattern(regex=regex, negated=negated, dir_only=dir_only, anchored=anchored)
+
+
+def _strip_trailing_spaces(line: str) -> str:
+    """Drop trailing spaces, except one escaped with a backslash (`foo\\ `)."""
+    stripped = line.rstrip(" ")
+    backslashes = len(stripped) - len(stripped.rstrip("\\"))
+    if stripped != line and backslashes % 2 == 1:
+        return stripped + " "
+    return stripped
+
+
+def _glob_to_regex(glob: str) -> str:
+    """Translate gitignore glob syntax (`*`, `?`, `[...]`, `**`, `\\x`) to a regex."""
+    out = []
+    i = 0
+    while i < len(glob):
+        char = glob[i]
+        if char == "*":
+            end = i
+            while end < len(glob) and glob[end] == "*":
+                end += 1
+            whole_component = (i == 0 or glob[i - 1] == "/") and (end == len(glob) or glob[end] == "/")
+            if end - i >= 2 and whole_component:
+                if end == len(glob):
+                    out.append(".*")  # trailing `/**`: everything inside
+                else:
+                    out.append("(?:.*/)?")  # `**/`: zero or more directories
+                    end += 1
+            else:
+                out.append("[^/]*")  # other runs of stars are a plain `*`
+            i = end
+        elif char == "?":
+            out.append("[^/]")
+            i += 1
+        elif char == "[":
+            translated, i = _bracket_to_regex(glob, i)
+            out.append(translated)
+        elif char == "\\" and i + 1 < len(glob):
+            out.append(re.escape(glob[i + 1]))
+            i += 2
+        else:
+            out.append(re.escape(char))
+            i += 1
+    return "".join(out)
+
+
+def _bracket_to_regex(glob: str, start: int) -> Tuple[str, int]:
+    """Translate the `[...]` at `glob[start]`; return the regex and the index after it.
+
+    An unclosed `[` is a literal character.
+    """
+    i = start + 1
+    negated = i < len(glob) and glob[i] in "!^"
+    if negated:
+        i += 1
+    members = []
+    first = True
+    while i < len(glob) and (glob[i] != "]" or first):  # a `]` right after `[` is a member
+        first = False
+        if glob[i] == "\\" and i + 1 < len(glob):
+            i += 1
+        member = re.escape(glob[i])
+        if i + 2 < len(glob) and glob[i + 1] == "-" and glob[i + 2] != "]":
+            member += "-" + re.escape(glob[i + 2])
+            i += 2
+        members.append(member)
+        i += 1
+    if i >= len(glob):
+        return re.escape("["), start + 1
+    # A bracket never matches the path separator.
+    prefix = "[^/" if negated else "(?!/)["
+    return prefix + "".join(members) + "]", i + 1
+
+
+@dataclass(frozen=True)
+class _IgnoreFile:
+    """The patterns of one gitignore file and the directory they are relative to."""
+
+    base: str  # absolute directory, without a trailing separator
+    patterns: Tuple[IgnorePattern, ...]
+
+    def relative(self, abs_path: str) -> str:
+        """`abs_path` (a descendant of `base`) relative to `base`, `/`-separated."""
+        relpath = os.path.relpath(abs_path, self.base)
+        return relpath.replace(os.sep, "/")
+
+
+def _is_ignored(ignore_files: Sequence[_IgnoreFile], abs_path: str, is_dir: bool) -> bool:
+    """Whether the last pattern matching `abs_path` ignores it.
+
+    `ignore_files` are ordered from lowest to highest precedence: `.git/info/exclude`,
+    then `.gitignore` files from the repository root down to the path's directory.
+    """
+    ignored = False
+    for ignore_file in ignore_files:
+        relpath = ignore_file.relative(abs_path)
+        for pattern in ignore_file.patterns:
+            if pattern.matches(relpath, is_dir):
+                ignored = not pattern.negated
+    return ignored
+
+
+def _read_ignore_file(file: str, base: str) -> Optional[_IgnoreFile]:
+    """The patterns of `file`, or None if it does not exist. Raises OSError if unreadable."""
+    try:
+        with open(file, "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        return None
+    # Git treats patterns as bytes; surrogateescape keeps them comparable with
+    # the str file names os.scandir gives for undecodable bytes.
+    patterns = tuple(parse_gitignore(data.decode("utf-8", "surrogateescape")))
+    return _IgnoreFile(base=base, patterns=patterns) if patterns else None
+
+
+def _repository_root(directory: str) -> Optional[str]:
+    """The nearest ancestor of `directory` (inclusive) holding a `.git`, if any."""
+    current = directory
+    while True:
+        if os.path.lexists(os.path.join(current, ".git")):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+
+
+def _inherited_ignore_files(root: str) -> List[Tuple[str, str]]:
+    """(file, base) of the ignore files that apply to `root` from above it, lowest precedence first.
+
+    That is `.git/info/exclude` and the `.gitignore` files of the repository root
+    down to `root`'s parent; `root`'s own `.gitignore` is read when it is walked.
+    Outside a repository nothing above `root` applies.
+    """
+    repo = _repository_root(root)
+    if repo is None:
+        return []
+    files = []
+    git_dir = os.path.join(repo, ".git")
+    if os.path.isdir(git_dir):  # a worktree or submodule has a `.git` file instead
+        files.append((os.path.join(git_dir, "info", "exclude"), repo))
+    directories = []
+    directory = root
+    while directory != repo:
+        directory = os.path.dirname(directory)
+        directories.append(directory)
+    files.extend((os.path.join(directory, ".gitignore"), directory) for directory in reversed(directories))
+    return files
+
+
+# --- walking -----------------------------------------------------------------
+
+
+class _Walker:
+    """The state of one `discover` run: what was seen, and the --exclude globs."""
+
+    def __init__(self, exclude: Sequence[str]) -> None:
+        self.exclude = tuple(posixpath.normpath(glob) for glob in exclude)
+        self.cwd_prefix = os.path.join(os.getcwd(), "")
+        self.seen_files: Set[str] = set()  # real paths already yielded
+        self.walked_dirs: Set[str] = set()  # real paths of directories already walked
+
+    def argument(self, path: Path) -> Iterator[Union[Path, DiscoveryError]]:
+        """Everything one command-line path stands for."""
+        if path.is_dir():
+            yield from self._walk_root(path)
+        elif path.is_file():
+            yield from self._file(path)
+        elif path.is_symlink():
+            yield DiscoveryError(path, "broken symlink")
+        elif os.path.lexists(path):
+            yield DiscoveryError(path, "not a regular file or directory")
+        else:
+            yield DiscoveryError(path, "no such file or directory")
+
+    def _file(self, path: Path) -> Iterator[Path]:
+        real = os.path.realpath(path)
+        if real not in self.seen_files:
+            self.seen_files.add(real)
+            yield path
+
+    def _walk_root(self, path: Path) -> Iterator[Union[Path, DiscoveryError]]:
+        abs_root = os.path.abspath(path)
+        ignore_files = yield from self._with_ignore_files((), _inherited_ignore_files(abs_root))
+        tree = os.path.realpath(path)
+        yield from self._walk(path, abs_root, tree, ignore_files, frozenset())
+
+    def _walk(
+        self,
+        path: Path,
+        abs_path: str,
+        tree: str,
+        ignore_files: Tuple[_IgnoreFile, ...],
+        ancestors: FrozenSet[str],
+    ) -> Iterator[Union[Path, DiscoveryError]]:
+        """Walk the directory `path`; `ancestors` are the real paths of the directories above it."""
+        real = os.path.realpath(path)
+        if real in ancestors:
+            yield DiscoveryError(path, "symlink loop: points to a directory that contains it")
+            return
+        if real in self.walked_dirs:  # reached again through a symlink, or a repeated argument
+            return
+        self.walked_dirs.add(real)
+        try:
+            with os.scandir(path) as scan:
+                entries = sorted(scan, key=lambda entry: entry.name)
+        except OSError as exc:
+            yield DiscoveryError(path, f"cannot read directory: {describe_os_error(exc)}")
+            return
+        own_ignore = [(str(path / ".gitignore"), abs_path)]
+        ignore_files = yield from self._with_ignore_files(ignore_files, own_ignore)
+        ancestors = ancestors | {real}
+        for entry in entries:
+            yield from self._entry(path / entry.name, entry, abs_path, tree, ignore_files, ancestors)
+
+    def _entry(
+        self,
+        path: Path,
+        entry: os.DirEntry[str],
+        abs_dir: str,
+        tree: str,
+        ignore_files: Tuple[_IgnoreFile, ...],
+        ancestors: FrozenSet[str],
+    ) -> Iterator[Union[Path, DiscoveryError]]:
+        """One entry found while walking: a file to yield, a directory to walk, or nothing."""
+        abs_path = os.path.join(abs_dir, entry.name)
+        is_dir = _is_dir(entry)
+        if is_dir and _is_skipped_dir(path):
+            return
+        if not is_dir and not entry.name.endswith(SOURCE_SUFFIXES):
+            return
+        if self._is_excluded(abs_path) or _is_ignored(ignore_files, abs_path, is_dir):
+            return
+        if entry.is_symlink():
+            problem = _symlink_problem(path, tree)
+            if problem is not None:
+                yield DiscoveryError(path, problem)
+                return
+        if is_dir:
+            yield from self._walk(path, abs_path, tree, ignore_files, ancestors)
+        elif entry.is_file():
+            yield from self._file(path)
+
+    def _is_excluded(self, abs_path: str) -> bool:
+        """Whether an --exclude glob matches the path (relative to the cwd) or its basename."""
+        shown = abs_path[len(self.cwd_prefix) :] if abs_path.startswith(self.cwd_prefix) else abs_path
+        shown = shown.replace(os.sep, "/")
+        name = os.path.basename(abs_path)
+        return any(fnmatch.fnmatchcase(shown, glob) or fnmatch.fnmatchcase(name, glob) for glob in self.exclude)
+
+    def _with_ignore_files(
+        self, ignore_files: Tuple[_IgnoreFile, ...], candidates: Sequence[Tuple[str, str]]
+    ) -> Generator[DiscoveryError, None, Tuple[_IgnoreFile, ...]]:
+        """Read the (file, base directory) `candidates`; yield an error for each unreadable one.
+
+        Returns (as the generator's value) `ignore_files` extended with those that exist.
+        """
+        loaded = list(ignore_files)
+        for file, base in candidates:
+            try:
+                ignore_file = _read_ignore_file(file, base)
+            except OSError as exc:
+                yield DiscoveryError(Path(file), f"cannot read ignore file: {describe_os_error(exc)}")
+                continue
+            if ignore_file is not None:
+                loaded.append(ignore_file)
+        return tuple(loaded)
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    """Whether the entry is a directory, following symlinks; False if it cannot be told."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _is_skipped_dir(path: Path) -> bool:
+    """Whether a directory is never walked: tool directories and virtualenvs."""
+    name = path.name
+    if name in SKIPPED_DIR_NAMES or name.endswith(SKIPPED_DIR_SUFFIXES):
+        return True
+    return os.path.isfile(path / VENV_MARKER)
+
+
+def _symlink_problem(path: Path, tree: str) -> Optional[str]:
+    """Why the symlink `path` must not be followed, or None if its target is inside `tree`."""
+    if not os.path.exists(path):
+        return "broken symlink"
+    target = os.path.realpath(path)
+    if not _is_within(target, tree):
+        return f"symlink points outside the tree: {target}"
+    return None
+
+
+def _is_within(path: str, directory: str) -> bool:
+    """Whether the real path `path` is `directory` or below it."""
+    try:
+        return os.path.commonpath([path, directory]) == directory
+    except ValueError:  # on different Windows drives
+        return False
