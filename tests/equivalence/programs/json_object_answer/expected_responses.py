@@ -1,0 +1,22 @@
+"""Ask for a JSON object (JSON mode) and read it with json.loads."""
+
+import json
+
+from openai import OpenAI
+
+
+def main() -> None:
+    client = OpenAI()
+    completion = client.responses.create(
+        model="gpt-4o-mini",
+        instructions="Answer in JSON with the keys city and population.",
+        input="Which is the largest city in Japan?",
+        text={"format": {"type": "json_object"}},
+    )
+    data = json.loads(completion.output_text)
+    print(f"{data['city']}: {data['population']:,} inhabitants")
+    print("tokens:", completion.usage.total_tokens)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,19 @@
+"""Log the rate-limit headers of a call, then use its parsed body."""
+
+from openai import OpenAI
+
+
+def main() -> None:
+    client = OpenAI()
+    raw = client.chat.completions.with_raw_response.create(
+        model="gpt-4o-mini",
+        messages=[{"role": "user", "content": "Give me a name for a grey cat."}],
+    )
+    print("request id:", raw.headers.get("x-request-id"))
+    print("requests left:", raw.headers.get("x-ratelimit-remaining-requests"))
+    completion = raw.parse()
+    print("name:", completion.choices[0].message.content)
+
+
+if __name__ == "__main__":
+    main()
