@@ -7,10 +7,10 @@ same files as ``migrator/rules``. Either way they are imported as ``migrator.rul
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
 import importlib.util
 import pkgutil
 import sys
-import types
 from functools import lru_cache
 from pathlib import Path
 from typing import Dict
@@ -31,12 +31,13 @@ def rules_folder() -> Path:
     return folder
 
 
-def _rules_package() -> types.ModuleType:
+def _rules_package():
     if importlib.util.find_spec(PACKAGE) is not None:
         return importlib.import_module(PACKAGE)
     # A checkout: migrator/ and rules/ are siblings; make rules/ importable as migrator.rules.
-    package = types.ModuleType(PACKAGE, "The migration rules.")
-    package.__path__ = [str(rules_folder())]
+    spec = importlib.machinery.ModuleSpec(PACKAGE, None, is_package=True)
+    spec.submodule_search_locations = [str(rules_folder())]
+    package = importlib.util.module_from_spec(spec)
     sys.modules[PACKAGE] = package
     return package
 

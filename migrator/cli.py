@@ -1,0 +1,336 @@
+"""The `migrator` command line: reads the options, runs the engine, renders what it returns.
+
+The engine and the rule registry are imported inside the commands, never at module level:
+they import libcst, which a run over files with nothing to migrate should not pay for.
+Exit codes live here and only here (see `ExitCode`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import enum
+import functools
+import inspect
+import sys
+import traceback
+import typing
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Callable, Collection, List, Optional, Sequence
+
+import typer
+from rich.console import Console
+
+from migrator import render
+from migrator.model import FileResult, Options
+from migrator.render import STDIN, Output, Tally
+
+
+class ExitCode(enum.IntEnum):
+    CLEAN = 0
+    FOUND = 1  # `check` found something, or `diff --exit-code` has changes
+    ERROR = 2  # a usage error, a file that could not be processed, or a bug; wins over FOUND
+
+
+app = typer.Typer(
+    name="migrator",
+    help="Migrate Python code from OpenAI Chat Completions to the Responses API.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,  # `main` reports bugs itself, with exit code 2
+    rich_markup_mode="markdown",
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+@dataclass(frozen=True)
+class Run:
+    """What `diff`, `apply` or `check` was asked to do, from the options they share."""
+
+    paths: List[Path]
+    options: Options
+    exclude: List[str]
+    jobs: Optional[int]
+    output: Output
+
+    @property
+    def reads_stdin(self) -> bool:
+        return self.paths == [STDIN]
+
+
+def shared_options(
+    paths: Annotated[
+        Optional[List[Path]],
+        typer.Argument(
+            metavar="PATH",
+            help="Files and directories to process (default: the current directory). "
+            "`-` alone reads one module from standard input.",
+            show_default=False,
+        ),
+    ] = None,
+    select: Annotated[
+        Optional[List[str]],
+        typer.Option(metavar="RULES", help="Only these rule ids (comma-separated; repeatable)."),
+    ] = None,
+    ignore: Annotated[
+        Optional[List[str]],
+        typer.Option(metavar="RULES", help="Not these rule ids (comma-separated; repeatable)."),
+    ] = None,
+    exclude: Annotated[
+        Optional[List[str]],
+        typer.Option(metavar="GLOB", help="Skip files and directories matching GLOB (repeatable)."),
+    ] = None,
+    unsafe_fixes: Annotated[
+        bool,
+        typer.Option("--unsafe-fixes", help="Also apply fixes that change behaviour (they leave a comment)."),
+    ] = False,
+    store_false: Annotated[
+        bool,
+        typer.Option("--store-false", help="Add store=False to migrated calls that do not set `store`."),
+    ] = False,
+    assume_openai: Annotated[
+        bool,
+        typer.Option(
+            "--assume-openai",
+            help="In files importing openai, treat receivers that cannot be traced as OpenAI clients.",
+        ),
+    ] = False,
+    jobs: Annotated[
+        Optional[int],
+        typer.Option(metavar="N", min=1, help="Files processed in parallel (default: the engine's choice)."),
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only results and errors.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also say what happened to each file.")] = False,
+    no_color: Annotated[bool, typer.Option("--no-color", help="Never colour the output.")] = False,
+) -> Run:
+    """Declares the options `diff`, `apply` and `check` share (see `with_shared_options`)."""
+    paths = paths or [Path(".")]
+    if STDIN in paths and len(paths) > 1:
+        raise typer.BadParameter("`-` (standard input) must be the only path", param_hint="PATH")
+    options = Options(
+        select=frozenset(rule_ids(select, "--select")) if select else None,
+        ignore=frozenset(rule_ids(ignore, "--ignore")),
+        unsafe_fixes=unsafe_fixes,
+        store_false=store_false,
+        assume_openai=assume_openai,
+    )
+    return Run(paths, options, exclude or [], jobs, Output(quiet=quiet, verbose=verbose, no_color=no_color))
+
+
+def with_shared_options(command: Callable[..., None]) -> Callable[..., None]:
+    """Turn `command(run, **own_options)` into a typer command taking its own and the shared options."""
+    own = _parameters(command)[1:]  # all but `run`
+    shared = _parameters(shared_options)
+
+    @functools.wraps(command)
+    def with_run(**values: Any) -> None:
+        run = shared_options(**{parameter.name: values.pop(parameter.name) for parameter in shared})
+        command(run, **values)
+
+    # Typer reads the parameters from the signature, and their types from __annotations__.
+    parameters = [*own, *shared]
+    with_run.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    with_run.__annotations__ = {parameter.name: parameter.annotation for parameter in parameters}
+    return with_run
+
+
+def _parameters(function: Callable[..., object]) -> List[inspect.Parameter]:
+    """`function`'s parameters with evaluated annotations (this module's are strings)."""
+    hints = typing.get_type_hints(function, include_extras=True)
+    parameters = inspect.signature(function).parameters.values()
+    return [parameter.replace(annotation=hints[parameter.name]) for parameter in parameters]
+
+
+def rule_ids(values: Optional[List[str]], option: str) -> List[str]:
+    """The ids in comma-separated, repeatable option values; an unknown id is a usage error."""
+    ids = [part.strip() for value in values or [] for part in value.split(",") if part.strip()]
+    if ids:
+        known = known_rule_ids()
+        for rule_id in ids:
+            if rule_id not in known:
+                raise unknown_rule(rule_id, known, option)
+    return ids
+
+
+def unknown_rule(rule_id: str, known: Collection[str], param_hint: str) -> typer.BadParameter:
+    close = difflib.get_close_matches(rule_id, list(known), n=3)
+    hint = f"; did you mean {' or '.join(close)}?" if close else "; `migrator rules` lists them"
+    return typer.BadParameter(f"unknown rule id {rule_id!r}{hint}", param_hint=param_hint)
+
+
+def known_rule_ids() -> Collection[str]:
+    """Every rule id, read without importing the rules: they import libcst."""
+    from migrator.prefilter import declared_needs
+
+    return declared_needs().keys()
+
+
+def _all_rules() -> dict:
+    from migrator.registry import all_rules
+
+    return all_rules()
+
+
+# --- running the engine -----------------------------------------------------------------
+
+
+def collect(run: Run) -> List[FileResult]:
+    from migrator import engine
+
+    if run.reads_stdin:
+        return [transform_stdin(run.options)]
+    return run.output.collect(engine.run(run.paths, run.options, run.exclude, run.jobs))
+
+
+def transform_stdin(options: Options) -> FileResult:
+    """Standard input as one module named `-`; code that does not parse is its error, as for a file."""
+    from libcst import ParserSyntaxError
+
+    from migrator import engine
+
+    try:
+        return FileResult(STDIN, result=engine.transform_source(sys.stdin.buffer.read(), options))
+    except ParserSyntaxError as error:
+        return FileResult(STDIN, error=f"cannot parse: {error}")
+
+
+def finish(run: Run, results: Sequence[FileResult], summary: Sequence[str], found: bool, dry_run: bool) -> None:
+    """Report the per-file notes, errors and summary, and exit with the right code."""
+    run.output.file_notes(results, dry_run)
+    run.output.errors(results)
+    run.output.say(*summary)
+    if any(result.error is not None for result in results):
+        raise typer.Exit(ExitCode.ERROR)
+    raise typer.Exit(ExitCode.FOUND if found else ExitCode.CLEAN)
+
+
+# --- commands ---------------------------------------------------------------------------
+
+
+@app.command()
+@with_shared_options
+def diff(
+    run: Run,
+    exit_code: Annotated[bool, typer.Option("--exit-code", help="Exit 1 if there are changes.")] = False,
+) -> None:
+    """Print the changes `apply` would make as a patch; write nothing.
+
+    The patch goes to stdout (`git apply` and `patch -p1` take it); findings and the summary go
+    to stderr. With `-`, the patch of standard input is headed `a/-` / `b/-`.
+    """
+    from migrator.diffing import diff_path, unified_diff_bytes
+
+    results = collect(run)
+    for result in results:
+        if result.changed and result.result:
+            before, after = result.result.source, result.result.output
+            run.output.diff(unified_diff_bytes(diff_path(result.path), before, after))
+    if not run.output.quiet:
+        run.output.findings(results, run.output.stderr, manual_only=True)
+    summary = render.change_summary(Tally.of(results), run.options, dry_run=True)
+    finish(run, results, summary, found=exit_code and any(result.changed for result in results), dry_run=True)
+
+
+@app.command()
+@with_shared_options
+def apply(
+    run: Run,
+    allow_dirty: Annotated[
+        bool, typer.Option("--allow-dirty", help="Also rewrite files that have uncommitted git changes.")
+    ] = False,
+) -> None:
+    """Rewrite the files; report what is left for manual review.
+
+    With `-`, the migrated module goes to stdout (nothing if it could not be processed) and the
+    report to stderr, for editors.
+    """
+    results = collect(run)
+    if run.reads_stdin:
+        [result] = results
+        if result.result:
+            sys.stdout.buffer.write(result.result.output)
+    else:
+        results = write_changes(run, results, allow_dirty)
+    if not run.output.quiet:
+        run.output.findings(results, run.output.stderr, manual_only=True)
+    summary = render.change_summary(Tally.of(results), run.options, dry_run=False)
+    finish(run, results, summary, found=False, dry_run=False)
+
+
+def write_changes(run: Run, results: List[FileResult], allow_dirty: bool) -> List[FileResult]:
+    """Write every changed file, unless (without --allow-dirty) one has uncommitted changes."""
+    from migrator import engine
+    from migrator.gitstate import dirty_files
+
+    changed = [result.path for result in results if result.changed]
+    dirty = set() if allow_dirty else dirty_files(changed)
+    if dirty:
+        run.output.errors(results)
+        run.output.refuse_dirty(sorted(dirty))
+        raise typer.Exit(ExitCode.ERROR)
+    return [
+        engine.write(result, write_root(result.path, run.paths)) if result.changed else result
+        for result in results
+    ]
+
+
+def write_root(path: Path, arguments: Sequence[Path]) -> Path:
+    """The command-line directory `path` was found in: the tree a symlink may be written through in.
+
+    Discovery spells paths from their argument, so a prefix test finds it; a file named on
+    the command line is its own argument, and its directory is the tree.
+    """
+    for argument in arguments:
+        if argument in path.parents:
+            return argument
+    return path.parent
+
+
+@app.command()
+@with_shared_options
+def check(run: Run) -> None:
+    """Print one line per finding, `path:line:col: RULE-ID [*] message`; write nothing.
+
+    `[*]` marks what `apply` rewrites. Exit 1 if anything is found.
+    """
+    results = collect(run)
+    run.output.findings(results, run.output.stdout)
+    tally = Tally.of(results)
+    finish(run, results, render.check_summary(tally), found=tally.findings > 0, dry_run=True)
+
+
+class RulesFormat(str, enum.Enum):
+    TABLE = "table"
+    MARKDOWN = "markdown"
+
+
+@app.command("rules")
+def list_rules(
+    output_format: Annotated[
+        RulesFormat, typer.Option("--format", help="`markdown` prints the table in README.md.")
+    ] = RulesFormat.TABLE,
+) -> None:
+    """List every rule: its id, title and fix safety."""
+    if output_format is RulesFormat.MARKDOWN:
+        sys.stdout.write(render.rules_markdown(_all_rules()))
+    else:
+        Console().print(render.rules_table(_all_rules()))
+
+
+@app.command()
+def explain(
+    rule_id: Annotated[str, typer.Argument(metavar="RULE-ID", help="As `migrator rules` lists them.")],
+) -> None:
+    """Show a rule's documentation and examples."""
+    rules = _all_rules()
+    if rule_id not in rules:
+        raise unknown_rule(rule_id, rules, "RULE-ID")
+    render.markdown(Console(), render.explanation(rules[rule_id]))
+
+
+def main() -> None:
+    try:
+        app(prog_name="migrator")
+    except Exception:  # a bug in the migrator: exit 2, since scripts read 1 as "findings"
+        traceback.print_exc()
+        sys.exit(ExitCode.ERROR)

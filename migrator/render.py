@@ -1,0 +1,259 @@
+"""How the CLI shows what the engine returned: finding lines, diffs, summaries, rule docs.
+
+Everything printed goes through `Output`, which knows the two streams and the user's
+-q / -v / --no-color choices. Nothing here runs the engine or decides an exit code.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, List, Mapping, Sequence, Tuple
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from migrator.diffing import diff_path
+from migrator.model import FileResult, Finding, Options
+from migrator.rule import Rule
+
+STDIN = Path("-")  # the path `-` stands for standard input, and names it in output
+
+DIFF_LINE_STYLES = (("+++", "bold"), ("---", "bold"), ("@@", "cyan"), ("+", "green"), ("-", "red"))
+
+
+def shown(path: Path) -> str:
+    """`path` as the diff headers spell it: relative to the current directory when inside it.
+
+    Bytes of a file name that are not UTF-8 become U+FFFD rather than crash the output.
+    """
+    return diff_path(path).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+@dataclass(frozen=True)
+class Tally:
+    """The counts a summary reports."""
+
+    files: int
+    changed: int  # files changed (or, in a dry run, that would change)
+    calls_migrated: int
+    findings: int
+    fixable: int
+    errors: int
+    unsafe_held_back: int  # findings that --unsafe-fixes would fix
+
+    @classmethod
+    def of(cls, results: Sequence[FileResult]) -> "Tally":
+        processed = [r for r in results if r.error is None]
+        changed = [r for r in processed if r.changed]
+        findings = [f for r in processed for f in r.findings]
+        return cls(
+            files=len(results),
+            changed=len(changed),
+            calls_migrated=sum(r.result.calls_migrated for r in changed if r.result),
+            findings=len(findings),
+            fixable=sum(f.fixable for f in findings),
+            errors=len(results) - len(processed),
+            unsafe_held_back=sum(f.unsafe_fix and not f.fixable for f in findings),
+        )
+
+    @property
+    def manual(self) -> int:
+        return self.findings - self.fixable
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+class Output:
+    """The two streams and the user's choices about them.
+
+    stdout carries a command's product (the patch, the findings of `check`, migrated source
+    for `-`); stderr carries everything said about it, so that the product can be piped.
+    """
+
+    def __init__(self, quiet: bool = False, verbose: bool = False, no_color: bool = False) -> None:
+        self.quiet = quiet
+        self.verbose = verbose
+        self.no_color = no_color
+        # soft_wrap: a finding or diff line must stay one line whatever the terminal width.
+        self.stdout = Console(no_color=no_color, highlight=False, soft_wrap=True)
+        self.stderr = Console(stderr=True, no_color=no_color, highlight=False, soft_wrap=True)
+
+
+    # --- progress and per-file notes -------------------------------------------------
+
+    def collect(self, results: Iterable[FileResult]) -> List[FileResult]:
+        """Drain the engine's results, showing a transient count on a terminal."""
+        if self.quiet or not self.stderr.is_terminal:
+            return list(results)
+        collected: List[FileResult] = []
+        with self.stderr.status("Scanning…") as status:
+            for result in results:
+                collected.append(result)
+                status.update(f"Scanned {plural(len(collected), 'file')}: {shown(result.path)}")
+        return collected
+
+    def file_notes(self, results: Sequence[FileResult], dry_run: bool) -> None:
+        """With -v: one line per file saying what happened to it."""
+        if not self.verbose:
+            return
+        for result in results:
+            if result.error is not None:
+                continue  # `errors` reports it
+            if result.changed and result.result:
+                verb = "would change" if dry_run else "changed"
+                note = f"{verb}, {plural(result.result.calls_migrated, 'call')} migrated"
+            else:
+                note = "unchanged"
+            if result.findings:
+                note += f", {plural(len(result.findings), 'finding')}"
+            self.stderr.print(Text(f"{shown(result.path)}: {note}", style="dim"))
+
+    def errors(self, results: Sequence[FileResult]) -> None:
+        """Files that could not be processed, whatever -q says: they are why the exit code is 2."""
+        for result in results:
+            if result.error is not None:
+                line = Text(f"{shown(result.path)}: ", style="bold")
+                line.append("error: ", style="bold red")
+                line.append(result.error)
+                self.stderr.print(line)
+
+    def refuse_dirty(self, paths: Sequence[Path]) -> None:
+        """Why `apply` wrote nothing: files it would change have uncommitted changes."""
+        line = Text("error: ", style="bold red")
+        line.append(f"not writing anything: {plural(len(paths), 'file')} to change with uncommitted changes ")
+        line.append("(commit or stash them, or pass --allow-dirty):")
+        self.stderr.print(line)
+        for path in paths:
+            self.stderr.print(Text(f"  {shown(path)}"))
+
+    # --- findings ---------------------------------------------------------------------
+
+    def findings(self, results: Sequence[FileResult], console: Console, manual_only: bool = False) -> None:
+        """`path:line:col: RULE-ID [*] message`, sorted by path then position."""
+        for path, finding in sorted_findings(results):
+            if manual_only and finding.fixable:
+                continue
+            console.print(finding_line(path, finding))
+
+    # --- diffs ------------------------------------------------------------------------
+
+    def diff(self, patch: bytes) -> None:
+        """A unified diff: coloured on a terminal, else the exact bytes (the files' own encoding)."""
+        if not (self.stdout.is_terminal and self.stdout.color_system and not self.no_color):
+            sys.stdout.flush()
+            sys.stdout.buffer.write(patch)
+            sys.stdout.buffer.flush()
+            return
+        for line in patch.decode("utf-8", "replace").splitlines():
+            style = next((style for prefix, style in DIFF_LINE_STYLES if line.startswith(prefix)), "")
+            self.stdout.print(Text(line, style=style))
+
+    # --- summaries --------------------------------------------------------------------
+
+    def say(self, *lines: str) -> None:
+        """Summary lines, on stderr; -q silences them."""
+        if not self.quiet:
+            for line in lines:
+                if line:
+                    self.stderr.print(Text(line))
+
+
+def sorted_findings(results: Sequence[FileResult]) -> List[Tuple[str, Finding]]:
+    lines = [(shown(result.path), finding) for result in results for finding in result.findings]
+    return sorted(lines, key=lambda item: (item[0], item[1].sort_key()))
+
+
+def finding_line(path: str, finding: Finding) -> Text:
+    line = Text(f"{path}:{finding.line}:{finding.column}: ", style="bold")
+    line.append(finding.rule, style="red")
+    if finding.fixable:
+        line.append(" [*]", style="cyan")
+    line.append(f" {finding.message}")
+    return line
+
+
+def unsafe_hint(tally: Tally) -> str:
+    if not tally.unsafe_held_back:
+        return ""
+    more = "change is" if tally.unsafe_held_back == 1 else "changes are"
+    return f"{tally.unsafe_held_back} more {more} available with --unsafe-fixes."
+
+
+def store_policy(options: Options) -> str:
+    return "store=False added" if options.store_false else "store: unchanged"
+
+
+def check_summary(tally: Tally) -> List[str]:
+    scanned = f"{plural(tally.files, 'file')} scanned"
+    if tally.findings:
+        found = f"{scanned}: {plural(tally.findings, 'finding')} ({tally.fixable} fixable with `migrator apply`)."
+    else:
+        found = f"{scanned}: no findings."
+    return [found, unsafe_hint(tally), errors_summary(tally)]
+
+
+def change_summary(tally: Tally, options: Options, dry_run: bool) -> List[str]:
+    """What `apply` did, or (dry run) what `diff` shows it would do."""
+    verb = "would change" if dry_run else "changed"
+    changed = (
+        f"{plural(tally.files, 'file')} scanned, {tally.changed} {verb}, "
+        f"{plural(tally.calls_migrated, 'call')} migrated ({store_policy(options)})."
+    )
+    manual = f"{plural(tally.manual, 'finding')} left for manual review." if tally.manual else ""
+    return [changed, manual, unsafe_hint(tally), errors_summary(tally)]
+
+
+def errors_summary(tally: Tally) -> str:
+    if not tally.errors:
+        return ""
+    return f"{plural(tally.errors, 'file')} could not be processed."
+
+
+# --- rules ------------------------------------------------------------------------------
+
+
+def rules_table(rules: Mapping[str, Rule]) -> Table:
+    table = Table("Rule", "Title", "Fix safety")
+    for rule in rules.values():
+        table.add_row(rule.id, rule.title, rule.safety.value)
+    return table
+
+
+def rules_markdown(rules: Mapping[str, Rule]) -> str:
+    """The README's rule table."""
+    lines = ["| Rule | Title | Fix safety |", "| --- | --- | --- |"]
+    for rule in rules.values():
+        title = rule.title.replace("|", "\\|")
+        lines.append(f"| `{rule.id}` | {title} | {rule.safety.value} |")
+    return "\n".join(lines) + "\n"
+
+
+def explanation(rule: Rule) -> str:
+    """A rule's doc and its examples, as markdown."""
+    parts = [f"# {rule.id}: {rule.title}", rule.doc, f"Fix safety: **{rule.safety.value}**."]
+    if rule.examples:
+        parts.append("## Examples")
+    for example in rule.examples:
+        flags = " ".join(f"`--{option.replace('_', '-')}`" for option in example.options)
+        parts.append(f"Before{f' (with {flags})' if flags else ''}:\n\n```python\n{example.before.strip()}\n```")
+        if example.after is not None:
+            parts.append(f"After:\n\n```python\n{example.after.strip()}\n```")
+        else:
+            reported = f", and reported: {example.finding}" if example.finding else "."
+            parts.append(f"Left as it is{reported}")
+    return "\n\n".join(part for part in parts if part) + "\n"
+
+
+def markdown(console: Console, text: str) -> None:
+    """Rendered on a terminal, raw when piped (so it can be pasted or grepped)."""
+    if console.is_terminal:
+        from rich.markdown import Markdown  # imports a markdown parser: only `explain` needs it
+
+        console.print(Markdown(text))
+    else:
+        console.file.write(text)

@@ -1,0 +1,68 @@
+"""README.md stays true to the code: its rule table, its CLI options and its first commands.
+
+`python -m tests.test_docs` rewrites the rule table from the registry.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import List, Set, Tuple
+
+import typer.main
+
+from migrator import cli, render
+from migrator.registry import all_rules
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+TABLE_START = "<!-- rules-table:start -->\n"
+TABLE_END = "<!-- rules-table:end -->"
+FRESH_MACHINE_COMMANDS = [
+    "pip install . && migrator diff examples/quickstart.py",
+    "pip install '.[test]' && python -m pytest",
+]
+
+
+def readme() -> str:
+    return README.read_text(encoding="utf-8")
+
+
+def table_span(text: str) -> Tuple[int, int]:
+    """Where the generated rule table sits in README.md's text, between its markers."""
+    return text.index(TABLE_START) + len(TABLE_START), text.index(TABLE_END)
+
+
+def test_readme_rule_table_is_the_registry() -> None:
+    text = readme()
+    start, end = table_span(text)
+    assert text[start:end] == render.rules_markdown(all_rules()), (
+        "README.md's rule table is out of date: run `python -m tests.test_docs` to regenerate it"
+    )
+
+
+def cli_options() -> List[str]:
+    """Every long option of every command."""
+    group = typer.main.get_command(cli.app)
+    options: Set[str] = set()
+    for command in group.commands.values():  # type: ignore[attr-defined]
+        for parameter in command.params:
+            options.update(opt for opt in parameter.opts if opt.startswith("--") and opt != "--help")
+    return sorted(options)
+
+
+def test_readme_documents_every_cli_option() -> None:
+    text = readme()
+    missing = [option for option in cli_options() if f"`{option}" not in text]
+    assert not missing, f"README.md does not document {', '.join(missing)}"
+
+
+def test_readme_starts_with_the_commands_that_work_on_a_fresh_machine() -> None:
+    first_block = re.search(r"```\w*\n(.*?)```", readme(), re.DOTALL)
+    assert first_block is not None
+    assert first_block.group(1).splitlines() == FRESH_MACHINE_COMMANDS
+
+
+if __name__ == "__main__":
+    text = readme()
+    start, end = table_span(text)
+    README.write_text(text[:start] + render.rules_markdown(all_rules()) + text[end:], encoding="utf-8")
