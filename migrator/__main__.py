@@ -1,6 +1,6 @@
 """`python -m migrator`: the same as the `migrator` command."""
 
-from migrator.cli import main
+from migrator.quick import main
 
 if __name__ == "__main__":
     main()

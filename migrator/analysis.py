@@ -7,6 +7,7 @@ the call sites and result uses found here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Dict, FrozenSet, Iterator, List, Optional, Set, Tuple, Union
 
 import libcst as cst
@@ -16,12 +17,17 @@ from libcst.helpers import get_full_name_for_node, parse_template_expression
 from libcst.metadata import (
     Assignment,
     CodeRange,
+    ComprehensionScope,
     MetadataWrapper,
     ParentNodeProvider,
     PositionProvider,
     QualifiedNameProvider,
+    QualifiedNameSource,
     ScopeProvider,
 )
+
+from migrator.model import Options
+from migrator.shapes import STRING_NODES
 
 CLIENT_CLASSES: FrozenSet[str] = frozenset(
     f"{module}.{name}"
@@ -30,6 +36,10 @@ CLIENT_CLASSES: FrozenSet[str] = frozenset(
 )
 # Methods of a client that return another client of the same kind.
 CLIENT_COPY_METHODS = frozenset({"with_options", "copy"})
+# Where the SDK keeps the Chat Completions types, and the Chat-only shapes it keeps elsewhere
+# (the nested json_schema response format).
+CHAT_TYPES = "openai.types.chat"
+CHAT_SHARED_TYPES = frozenset({"ResponseFormatJSONSchema"})
 # Resource accessors that wrap a method without changing what it is called with.
 RESPONSE_WRAPPERS = frozenset({"with_raw_response", "with_streaming_response"})
 # The legacy resource paths, longest first, and the kind of call each names.
@@ -79,6 +89,10 @@ class ResultUse:
     grandparent: Optional[cst.CSTNode]
     position: CodeRange
     code: str  # the source of the outermost node, for messages
+    # Read through a name bound to part of the result (``message`` in ``message.content``, after
+    # ``message = resp.choices[0].message``): that name stands for the first ``alias_depth``
+    # segments, ``base`` is the result in the alias statement, and chain[:alias_depth] is the name.
+    alias_depth: int = 0
 
     @property
     def outer(self) -> cst.BaseExpression:
@@ -94,13 +108,17 @@ class ResultUse:
         """Rewrite the first ``length`` segments with ``template`` (``{base}`` is the base).
 
         ``target`` is the node to replace when it is larger than the chain (a comparison).
+        Through an alias, ``{base}`` is the result itself: the alias goes away.
         """
         from migrator.rule import UseRewrite
 
+        assert length >= self.alias_depth, "a rewrite must cover the part of the result an alias stands for"
         target = target if target is not None else self.node_at(length)
 
         def build(updated: cst.CSTNode) -> cst.CSTNode:
-            base = _descend(updated, self.node_at(length), target, length)
+            base = _descend(updated, self.node_at(length), target, length - self.alias_depth)
+            if self.alias_depth:
+                base = self.base.deep_clone()
             return parse_template_expression(template, base=base)
 
         return UseRewrite(target=target, build=build)
@@ -124,6 +142,25 @@ def _descend(updated: cst.CSTNode, chain_node: cst.CSTNode, target: cst.CSTNode,
 
 
 @dataclass
+class AnnotationUse:
+    """A type annotation on a value of a call: its result (``argument`` None), held in a name
+    or returned from a function, or the value a name passes as the keyword argument ``argument``."""
+
+    annotation: cst.Annotation
+    argument: Optional[str]
+    position: CodeRange
+
+
+@dataclass
+class Definition:
+    """The one binding of a name: ``NAME = value`` or ``NAME: T = value`` (after any bare ``NAME: T``)."""
+
+    statement: Union[cst.Assign, cst.AnnAssign]
+    value: cst.BaseExpression
+    reads: List[cst.CSTNode]  # every node that reads the name
+
+
+@dataclass
 class Escape:
     """The result goes where it cannot be followed; the call must stay as it is."""
 
@@ -138,6 +175,14 @@ class ResultTrace:
     # Functions whose return value changes type when the call is migrated, and which code in
     # other modules could also call.
     exported_functions: List[str] = field(default_factory=list)
+    # Functions the result is passed to (their parameter is followed), which other modules could call.
+    exported_parameters: List[str] = field(default_factory=list)
+    # Annotations that declare the result's type: of the names holding it, of functions returning it.
+    annotations: List[cst.Annotation] = field(default_factory=list)
+    # Statements binding a name to part of the result, whose reads are uses: removed on migration.
+    aliases: List[cst.SimpleStatementLine] = field(default_factory=list)
+    # Other legacy calls whose results the same names may hold: they migrate together.
+    co_bound: List[cst.Call] = field(default_factory=list)
 
 
 class ModuleAnalysis:
@@ -145,14 +190,41 @@ class ModuleAnalysis:
 
     METADATA = (ParentNodeProvider, PositionProvider, QualifiedNameProvider, ScopeProvider)
 
-    def __init__(self, wrapper: MetadataWrapper) -> None:
+    def __init__(self, wrapper: MetadataWrapper, options: Options = Options()) -> None:
         self.wrapper = wrapper
         self.module = wrapper.module
-        self.parents = wrapper.resolve(ParentNodeProvider)
-        self.positions = wrapper.resolve(PositionProvider)
-        self.qualified_names = wrapper.resolve(QualifiedNameProvider)
-        self.scopes = wrapper.resolve(ScopeProvider)
-        self.imports_openai = _imports_openai(self.module)
+        self.options = options  # the run's options, for hooks whose decision depends on them
+
+    # Metadata is computed on first use: a module read only by rules that report outside any
+    # call (``@RULE.module``) often needs no scopes at all.
+    @cached_property
+    def parents(self):
+        return self.wrapper.resolve(ParentNodeProvider)
+
+    @cached_property
+    def positions(self):
+        return self.wrapper.resolve(PositionProvider)
+
+    @cached_property
+    def qualified_names(self):
+        return self.wrapper.resolve(QualifiedNameProvider)
+
+    @cached_property
+    def scopes(self):
+        return self.wrapper.resolve(ScopeProvider)
+
+    @cached_property
+    def imports_openai(self) -> bool:
+        return _imports_openai(self.module)
+
+    @cached_property
+    def code_strings(self) -> List[Union[cst.SimpleString, cst.FormattedStringText]]:
+        """String literals and f-string parts in code, in source order: not comments, not docstrings."""
+        found: List[Union[cst.SimpleString, cst.FormattedStringText]] = []
+        for node in _walk(self.module):
+            if isinstance(node, (cst.SimpleString, cst.FormattedStringText)) and not isinstance(self.parents.get(node), cst.Expr):
+                found.append(node)
+        return found
 
     # -- call sites ---------------------------------------------------------------------
 
@@ -183,11 +255,13 @@ class ModuleAnalysis:
 
     # -- receivers ----------------------------------------------------------------------
 
-    def qualified(self, node: cst.CSTNode) -> Set[str]:
+    def qualified(self, node: cst.CSTNode, imported_only: bool = False) -> Set[str]:
+        """The qualified names ``node`` may stand for; with ``imported_only``, only those it
+        takes from an import (``requests.post``), not local ones."""
         names = self.qualified_names.get(node, ())
         if isinstance(names, LazyValue):  # the provider computes names on first use
             names = names()
-        return {q.name for q in names}
+        return {q.name for q in names if not imported_only or q.source is QualifiedNameSource.IMPORT}
 
     def is_openai_client(self, expr: cst.BaseExpression, _seen: Optional[Set[int]] = None) -> bool:
         """True when ``expr`` is provably an OpenAI client (or the ``openai`` module)."""
@@ -249,27 +323,107 @@ class ModuleAnalysis:
         return False
 
     def _self_attribute_is_client(self, expr: cst.Attribute, seen: Set[int]) -> bool:
-        cls = self.enclosing(expr, cst.ClassDef)
-        if cls is None:
-            return False
         values: List[cst.BaseExpression] = []
         annotated = False
+        for value, annotation in self._self_attribute_bindings(expr):
+            if annotation is not None and self._is_client_annotation(annotation):
+                annotated = True
+            elif value is not None:
+                values.append(value)
+        if annotated and not values:
+            return True
+        return bool(values) and all(self.is_openai_client(v, seen) for v in values)
+
+    def _self_attribute_bindings(
+        self, expr: cst.Attribute
+    ) -> List[Tuple[Optional[cst.BaseExpression], Optional[cst.Annotation]]]:
+        """``(value, annotation)`` of each binding of ``self.NAME`` in its class: ``self.NAME =
+        value``, ``self.NAME: T = value`` and the class-level declaration ``NAME: T (= value)``."""
+        cls = self.enclosing(expr, cst.ClassDef)
+        if cls is None:
+            return []
+        bindings: List[Tuple[Optional[cst.BaseExpression], Optional[cst.Annotation]]] = []
         attribute = expr.attr.value
         for node in _walk(cls.body):
             if isinstance(node, cst.AssignTarget) and m.matches(
                 node.target, m.Attribute(value=m.Name("self"), attr=m.Name(attribute))
             ):
-                values.append(self.parents[node].value)
+                bindings.append((self.parents[node].value, None))
             elif isinstance(node, cst.AnnAssign) and m.matches(
                 node.target, m.Name(attribute) | m.Attribute(value=m.Name("self"), attr=m.Name(attribute))
             ):
-                if self._is_client_annotation(node.annotation):
-                    annotated = True
-                elif node.value is not None:
-                    values.append(node.value)
-        if annotated and not values:
-            return True
-        return bool(values) and all(self.is_openai_client(v, seen) for v in values)
+                bindings.append((node.value, node.annotation))
+        return bindings
+
+    def bound_values(self, expr: cst.BaseExpression, _seen: Optional[Set[int]] = None) -> List[cst.CSTNode]:
+        """What ``expr`` may hold, followed through the names and ``self.`` attributes bound to
+        it: the values they are assigned (``x = v``, ``x: T = v``, ``with v as x``), in turn
+        followed. A binding that cannot be followed (a parameter, an import, a loop variable)
+        stands for itself; any other expression is its own value."""
+        seen = _seen if _seen is not None else set()
+        if id(expr) in seen:
+            return []
+        seen.add(id(expr))
+        if isinstance(expr, cst.Name):
+            scope = self.scopes.get(expr)
+            bindings = scope[expr.value] if scope is not None else ()
+            values = [self._bound_value(binding) for binding in bindings if getattr(binding, "node", None) is not None]
+        elif isinstance(expr, cst.Attribute) and m.matches(expr.value, m.Name("self")):
+            values = [(value, True) for value, _ in self._self_attribute_bindings(expr) if value is not None]
+        else:
+            return [expr]
+        return [
+            leaf
+            for value, follow in values
+            for leaf in (self.bound_values(value, seen) if follow else [value])
+        ]
+
+    def _bound_value(self, binding) -> Tuple[cst.CSTNode, bool]:
+        """The value one binding of a name assigns, and whether to follow it; or the binding's
+        own node (not followed) when it assigns no value the module spells out."""
+        node = binding.node
+        parent = self.parents.get(node) if isinstance(node, cst.Name) else None
+        if isinstance(parent, cst.AssignTarget):
+            return self.parents[parent].value, True
+        if isinstance(parent, cst.AnnAssign) and parent.value is not None:
+            return parent.value, True
+        if isinstance(parent, cst.AsName) and isinstance(self.parents.get(parent), cst.WithItem):
+            return self.parents[parent].item, True
+        return node, False
+
+    # -- Chat Completions types -----------------------------------------------------------
+
+    def chat_type(self, node: cst.CSTNode) -> Optional[str]:
+        """The name of the Chat Completions type ``node`` names (``ChatCompletion``,
+        ``chat.ChatCompletion``, the string annotation ``"ChatCompletion"``), if it names one."""
+        if not isinstance(node, (cst.Name, cst.Attribute, *STRING_NODES)):
+            return None
+        for qualified in self.qualified(node):
+            module, _, name = qualified.rpartition(".")
+            if module == CHAT_TYPES or module.startswith(CHAT_TYPES + "."):
+                return name
+            if module.startswith("openai.types.shared") and name in CHAT_SHARED_TYPES:
+                return name
+        return None
+
+    def chat_type_references(self, node: cst.CSTNode) -> List[Tuple[cst.CSTNode, str]]:
+        """The outermost parts of ``node`` (an annotation, say) that name a Chat type, with the type's name."""
+        name = self.chat_type(node)
+        if name is not None:
+            return [(node, name)]
+        return [reference for child in node.children for reference in self.chat_type_references(child)]
+
+    def free_quote(self, node: cst.CSTNode) -> Optional[str]:
+        """A quote a string literal written in place of ``node`` can use: ``"`` unless ``node``
+        sits in an f-string delimited by it (before Python 3.12 a replacement field cannot
+        hold its string's own quote); None when the f-strings around it take both."""
+        taken = set()
+        ancestor = self.parents.get(node)
+        while ancestor is not None:
+            if isinstance(ancestor, cst.FormattedString) and len(ancestor.end) == 1:
+                taken.add(ancestor.end)
+            ancestor = self.parents.get(ancestor)
+        return next((quote for quote in ('"', "'") if quote not in taken), None)
 
     def enclosing(self, node: cst.CSTNode, kind: type) -> Optional[cst.CSTNode]:
         node = self.parents.get(node)
@@ -298,56 +452,334 @@ class ModuleAnalysis:
         if isinstance(parent, (cst.Assign, cst.AnnAssign)) and parent.value is node:
             self._trace_binding(parent, trace, visited)
             return
+        if isinstance(parent, cst.WithItem) and parent.asname is not None:
+            self._trace_binding(parent, trace, visited)
+            return
         if isinstance(parent, cst.Return):
             self._trace_return(parent, trace, visited)
+            return
+        if self._trace_argument(use, trace, visited):
             return
         trace.uses.append(use)  # a bare use: the rules decide (a stream loop, say)
 
     def _trace_binding(self, statement, trace: ResultTrace, visited: Set[int]) -> None:
-        targets = (
-            [t.target for t in statement.targets] if isinstance(statement, cst.Assign) else [statement.target]
-        )
+        """Follow the name an assignment or a ``with ... as name`` binds. ``with`` binds what
+        ``__enter__`` returns: the stream itself for a ``Stream``, the event stream for the
+        manager of ``chat.completions.stream()``; the rules know which."""
+        if isinstance(statement, cst.WithItem):
+            targets = [statement.asname.name]
+        elif isinstance(statement, cst.Assign):
+            targets = [t.target for t in statement.targets]
+        else:
+            targets = [statement.target]
         if len(targets) != 1 or not isinstance(targets[0], cst.Name):
             trace.escapes.append(Escape("its result is assigned to something other than a plain name", self.positions[statement]))
             return
-        target = targets[0]
+        self._trace_target(targets[0], statement, trace, visited)
+
+    def trace_name(self, target: cst.Name) -> ResultTrace:
+        """Every read of what ``target`` is bound to, by a loop (``for call in ...``) say."""
+        trace = ResultTrace()
+        self._trace_target(target, self.parents[target], trace, set())
+        return trace
+
+    def _trace_target(self, target: cst.Name, statement: cst.CSTNode, trace: ResultTrace, visited: Set[int]) -> None:
         assignment = self._assignment_of(target, target.value)
         if assignment is None:
             trace.escapes.append(Escape(f"`{target.value}` could not be followed", self.positions[target]))
             return
+        if isinstance(statement, cst.AnnAssign):
+            trace.annotations.append(statement.annotation)
         for access in sorted(assignment.references, key=lambda a: self._order(a.node)):
             others = [
                 other for other in access.referents
                 if other is not assignment and not self._is_harmless_assignment(other)
             ]
+            trace.co_bound.extend(
+                call for call in map(self._assigned_call, access.referents)
+                if call is not None and call is not self._assigned_call(assignment)
+            )
             if others:
                 trace.escapes.append(
                     Escape(f"`{target.value}` may also hold a value assigned elsewhere", self.positions[access.node])
                 )
                 continue
             use = self._use_from(access.node)
+            alias = self._alias_statement(use, statement, assignment) if use.path else None
             if not use.path and isinstance(use.parent, cst.Return):
                 self._trace_return(use.parent, trace, visited)
+            elif not use.path and isinstance(use.parent, cst.WithItem) and use.parent.asname is not None:
+                self._trace_binding(use.parent, trace, visited)
+            elif not use.path and self._trace_argument(use, trace, visited):
+                pass
+            elif alias is not None:
+                self._trace_alias(use, alias, trace)
             else:
                 trace.uses.append(use)
 
+    def _alias_statement(self, use: ResultUse, binding: cst.CSTNode, assignment: Assignment) -> Optional[cst.SimpleStatementLine]:
+        """The line ``alias = result.part`` when reading ``alias`` can be replaced by reading
+        ``result.part``: the line follows the one binding ``result`` in the same block (after
+        plain assignments and expressions, outside any ``try``), ``result`` is bound nowhere
+        else, and ``alias`` is read only where ``result`` means the same."""
+        assign = use.parent
+        if not (isinstance(assign, cst.Assign) and assign.value is use.outer and len(assign.targets) == 1):
+            return None
+        if CALL in use.path:
+            return None  # reading the alias again must not call anything again
+        alias = assign.targets[0].target
+        line, binding_line = self.parents.get(assign), self.parents.get(binding)
+        if not (isinstance(alias, cst.Name) and _is_plain_line(line)):
+            return None
+        if not (isinstance(binding_line, cst.SimpleStatementLine) and len(binding_line.body) == 1):
+            return None
+        result = use.base.value if isinstance(use.base, cst.Name) else None
+        body = self.parents.get(line)
+        siblings = list(getattr(body, "body", ()))
+        if result is None or self.parents.get(binding_line) is not body:
+            return None
+        between = siblings[siblings.index(binding_line) + 1 : siblings.index(line)]
+        if between and not (all(map(_runs_on, between)) and self._exceptions_leave(line)):
+            return None  # the alias line could be skipped while the program goes on
+        scope = self.scopes.get(use.base)
+        if scope is None:
+            return None
+        if [a for a in scope[result] if a is not assignment and not self._is_harmless_assignment(a)]:
+            return None
+        alias_assignment = self._assignment_of(alias, alias.value)
+        if alias_assignment is None:
+            return None
+        for access in alias_assignment.references:
+            reader = self.scopes.get(access.node)
+            if reader is not scope and not (isinstance(reader, ComprehensionScope) and reader[result] == scope[result]):
+                return None
+        return line
+
+    def _exceptions_leave(self, node: cst.CSTNode) -> bool:
+        """Does an exception raised at ``node`` leave its function (no ``try`` or ``with`` around
+        it there could catch it and let the function go on)?"""
+        around = self.enclosing(node, (cst.Try, cst.TryStar, cst.With, cst.FunctionDef, cst.Lambda))
+        return not isinstance(around, (cst.Try, cst.TryStar, cst.With))
+
+    def _trace_alias(self, use: ResultUse, line: cst.SimpleStatementLine, trace: ResultTrace) -> None:
+        """Every read of the alias ``line`` binds is a use of the result, through the alias."""
+        assert isinstance(use.parent, cst.Assign) and isinstance(use.parent.targets[0].target, cst.Name)
+        alias = use.parent.targets[0].target
+        assignment = self._assignment_of(alias, alias.value)
+        assert assignment is not None, "checked by _alias_statement"
+        trace.aliases.append(line)
+        for access in sorted(assignment.references, key=lambda a: self._order(a.node)):
+            if any(other is not assignment and not self._is_harmless_assignment(other) for other in access.referents):
+                trace.escapes.append(Escape(f"`{alias.value}` may also hold a value assigned elsewhere", self.positions[access.node]))
+                continue
+            read = self._use_from(access.node)
+            depth = len(use.path)
+            trace.uses.append(
+                ResultUse(
+                    base=use.base,
+                    path=use.path + read.path,
+                    chain=(access.node,) * depth + read.chain,
+                    parent=read.parent,
+                    grandparent=read.grandparent,
+                    position=read.position,
+                    code=read.code,
+                    alias_depth=depth,
+                )
+            )
+
+    def referents(self, name: cst.Name) -> List[Assignment]:
+        """The bindings a read of ``name`` may see; empty when one of them is not a plain assignment."""
+        scope = self.scopes.get(name)
+        if scope is None:
+            return []
+        # ``accesses[node]`` holds every read of the same name in the scope: keep this one's.
+        referents = [r for access in scope.accesses[name] if access.node is name for r in access.referents]
+        return referents if all(isinstance(r, Assignment) for r in referents) else []
+
+    def _is_declaration(self, assignment: Assignment) -> bool:
+        """``NAME: T`` without a value only declares the type of the name."""
+        statement = self.parents.get(assignment.node)
+        return isinstance(statement, cst.AnnAssign) and statement.value is None
+
+    def definition(self, name: cst.Name) -> Optional[Definition]:
+        """What a read ``name`` holds when the name is bound exactly once, by a plain assignment."""
+        bindings = [a for a in self.referents(name) if not self._is_declaration(a)]
+        if len(bindings) != 1 or not isinstance(bindings[0].node, cst.Name):
+            return None
+        return self._definition_of(bindings[0])
+
+    def definition_at(self, target: cst.Name) -> Optional[Definition]:
+        """The definition ``target = value`` makes, when it is the only binding of the name."""
+        scope = self.scopes.get(target)
+        assignment = self._assignment_of(target, target.value)
+        if scope is None or assignment is None:
+            return None
+        if [a for a in scope[target.value] if not self._is_declaration(a)] != [assignment]:
+            return None
+        return self._definition_of(assignment)
+
+    def _definition_of(self, binding: Assignment) -> Optional[Definition]:
+        parent = self.parents.get(binding.node)
+        if isinstance(parent, cst.AssignTarget):
+            statement = self.parents[parent]
+            if len(statement.targets) != 1:
+                return None
+        elif isinstance(parent, cst.AnnAssign) and parent.target is binding.node:
+            statement = parent
+        else:
+            return None
+        reads = [access.node for access in binding.references]
+        return Definition(statement, statement.value, sorted(reads, key=self._order))
+
+    def class_attribute(self, node: cst.Attribute) -> Optional[Definition]:
+        """What ``self.NAME`` / ``cls.NAME`` / ``Class.NAME`` holds when the module binds ``NAME``
+        once, at the class level of that class or as ``self.NAME = value`` in it. Every ``.NAME``
+        read anywhere in the module counts as a read (it may be the same attribute)."""
+        cls = self._class_named_by(node.value)
+        if cls is None:
+            return None
+        name = node.attr.value
+        bindings: List[Union[cst.Assign, cst.AnnAssign]] = []
+        reads: List[cst.CSTNode] = []
+        for candidate in _walk(self.module):
+            if isinstance(candidate, cst.Attribute) and candidate.attr.value == name:
+                binding = self._binding_statement(candidate)
+                if binding is None:
+                    reads.append(candidate)
+                elif self.enclosing(candidate, cst.ClassDef) is cls and m.matches(candidate.value, m.Name("self")):
+                    bindings.append(binding)
+                else:
+                    return None  # bound elsewhere, or other than by a plain assignment
+            elif isinstance(candidate, cst.ClassDef):
+                lines = [line for line in candidate.body.body if isinstance(line, cst.SimpleStatementLine)]
+                for small in [small for line in lines for small in line.body]:
+                    if isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign)) and _binds_name(small, name):
+                        if candidate is not cls or isinstance(small, cst.AugAssign):
+                            return None
+                        bindings.append(small)
+                        reads.extend(self._class_level_reads(small, name))
+        if len(bindings) != 1 or not isinstance(bindings[0], (cst.Assign, cst.AnnAssign)) or bindings[0].value is None:
+            return None
+        return Definition(bindings[0], bindings[0].value, sorted(reads, key=self._order))
+
+    def _class_named_by(self, node: cst.BaseExpression) -> Optional[cst.ClassDef]:
+        """The class ``self`` / ``cls`` stands for inside its methods, or a module-level class by name."""
+        if m.matches(node, m.Name("self") | m.Name("cls")):
+            cls = self.enclosing(node, cst.ClassDef)
+            return cls if isinstance(cls, cst.ClassDef) else None
+        if isinstance(node, cst.Name):
+            for statement in self.module.body:
+                if isinstance(statement, cst.ClassDef) and statement.name.value == node.value:
+                    return statement
+        return None
+
+    def _binding_statement(self, attribute: cst.Attribute) -> Optional[cst.CSTNode]:
+        """The statement that assigns to (or deletes) ``attribute``, if it is a target."""
+        node, parent = attribute, self.parents.get(attribute)
+        while isinstance(parent, (cst.Element, cst.StarredElement, cst.Tuple, cst.List)):
+            node, parent = parent, self.parents.get(parent)  # maybe a target of an unpacking
+        if isinstance(parent, cst.AssignTarget):
+            statement = self.parents[parent]
+            return statement if node is attribute and len(statement.targets) == 1 else parent
+        if isinstance(parent, (cst.AnnAssign, cst.AugAssign)) and parent.target is node:
+            return parent
+        if isinstance(parent, (cst.For, cst.CompFor)) and parent.target is node:
+            return parent
+        if isinstance(parent, (cst.Del, cst.AsName)):
+            return parent
+        return None
+
+    def _class_level_reads(self, statement: Union[cst.Assign, cst.AnnAssign], name: str) -> List[cst.CSTNode]:
+        """Reads of a class-level ``NAME`` by bare name, in the class body itself."""
+        target = statement.targets[0].target if isinstance(statement, cst.Assign) else statement.target
+        assignment = self._assignment_of(target, name)
+        return [access.node for access in assignment.references] if assignment is not None else []
+
+    def can_import(self, name: str, qualified: str, where: cst.CSTNode) -> bool:
+        """Would importing ``qualified`` as ``name`` at module level leave every other meaning of
+        ``name`` at ``where`` alone? True when ``name`` is unbound there, or is that import already."""
+        scope = self.scopes.get(where)
+        if scope is None or self._has_star_import:  # ``from x import *`` may bind any name
+            return False
+        return all(
+            qualified in {q.name for q in assignment.get_qualified_names_for(name)} for assignment in scope[name]
+        )
+
+    @cached_property
+    def _has_star_import(self) -> bool:
+        return any(isinstance(node, cst.ImportFrom) and isinstance(node.names, cst.ImportStar) for node in _walk(self.module))
+
+    def annotations_of(self, name: cst.Name) -> List[cst.Annotation]:
+        """The annotations declaring the type of what ``name`` reads: on its assignments or parameter."""
+        annotations = []
+        for assignment in self.referents(name):
+            node = assignment.node
+            statement = self.parents.get(node)
+            if isinstance(node, cst.Param) and node.annotation is not None:
+                annotations.append(node.annotation)
+            elif isinstance(statement, cst.AnnAssign) and statement.target is node:
+                annotations.append(statement.annotation)
+        return annotations
+
+    def binding(self, target: cst.Name) -> Optional[Assignment]:
+        """The scope's record of what the name ``target`` binds (an assignment, a loop target, a
+        ``with ... as`` target, a parameter's name), with every read of it."""
+        return self._assignment_of(target, target.value)
+
     def _assignment_of(self, target: cst.CSTNode, name: str) -> Optional[Assignment]:
-        """The scope's record of ``target`` (a Name assigned to, or a def) binding ``name``."""
+        """The scope's record of ``target`` (a Name assigned to, a def, or a parameter's name)
+        binding ``name``."""
         scope = self.scopes.get(target)
         if scope is None:
             return None
         for assignment in scope.assignments[name]:
-            if isinstance(assignment, Assignment) and assignment.node is target:
+            node = assignment.node if isinstance(assignment, Assignment) else None
+            if node is target or (isinstance(node, cst.Param) and node.name is target):
                 return assignment
         return None
 
+    def _trace_argument(self, use: ResultUse, trace: ResultTrace, visited: Set[int]) -> bool:
+        """A result passed to a function of this module that nothing else calls: its parameter is
+        followed instead (a generator reading a stream, say). False when it cannot be."""
+        arg, call = use.parent, use.grandparent
+        if not (isinstance(arg, cst.Arg) and isinstance(call, cst.Call) and isinstance(call.func, cst.Name)):
+            return False
+        bindings = self.referents(call.func)
+        function = bindings[0].node if len(bindings) == 1 else None
+        if not isinstance(function, cst.FunctionDef) or function.decorators or id(function) in visited:
+            return False
+        parameter = _parameter_for(function, call, arg)
+        if parameter is None or self._callers(function) != [call]:
+            return False
+        visited.add(id(function))
+        if self._is_exported(function):
+            trace.exported_parameters.append(function.name.value)
+        if parameter.annotation is not None:
+            trace.annotations.append(parameter.annotation)
+        self._trace_target(parameter.name, parameter, trace, visited)
+        return True
+
     def _is_harmless_assignment(self, assignment) -> bool:
-        """``resp = None`` before a loop does not make ``resp`` something else to read."""
+        """``resp = None`` before a loop does not make ``resp`` something else to read, nor does
+        the result of another legacy call (``resp = create(...)`` again, to retry): the planner
+        migrates the calls that share a name together or not at all."""
         node = getattr(assignment, "node", None)
         parent = self.parents.get(node) if node is not None else None
-        if isinstance(parent, cst.AssignTarget):
-            return m.matches(self.parents[parent].value, m.Name("None"))
-        return False
+        if not isinstance(parent, cst.AssignTarget):
+            return False
+        value = self.parents[parent].value
+        return m.matches(value, m.Name("None")) or self.co_bound_call(value) is not None
+
+    def _assigned_call(self, assignment) -> Optional[cst.Call]:
+        parent = self.parents.get(getattr(assignment, "node", None))
+        return self.co_bound_call(self.parents[parent].value) if isinstance(parent, cst.AssignTarget) else None
+
+    @staticmethod
+    def co_bound_call(value: cst.BaseExpression) -> Optional[cst.Call]:
+        """The legacy call whose result ``value`` is, if it is one."""
+        if isinstance(value, cst.Await):
+            value = value.expression
+        return value if isinstance(value, cst.Call) and legacy_call(value) is not None else None
 
     def _trace_return(self, statement: cst.Return, trace: ResultTrace, visited: Set[int]) -> None:
         function = self.enclosing(statement, (cst.FunctionDef, cst.Lambda))
@@ -372,6 +804,8 @@ class ModuleAnalysis:
             return
         if self._is_exported(function):
             trace.exported_functions.append(name)
+        if function.returns is not None:
+            trace.annotations.append(function.returns)
         for caller in callers:
             self._trace_value(caller, trace, visited)
 
@@ -439,6 +873,11 @@ class ModuleAnalysis:
             and not cls.name.value.startswith("_")
         )
 
+    def use_of(self, node: cst.BaseExpression) -> ResultUse:
+        """The read that starts at ``node`` (a name, say): the attributes, constant indexes and
+        calls chained on it, and what contains them."""
+        return self._use_from(node)
+
     def _use_from(self, node: cst.BaseExpression) -> ResultUse:
         base = node
         path: List[PathSegment] = []
@@ -447,8 +886,8 @@ class ModuleAnalysis:
         while True:
             if isinstance(parent, cst.Attribute) and parent.value is node:
                 path.append(parent.attr.value)
-            elif isinstance(parent, cst.Subscript) and parent.value is node and _constant_index(parent) is not None:
-                path.append(_constant_index(parent))
+            elif isinstance(parent, cst.Subscript) and parent.value is node and constant_index(parent) is not None:
+                path.append(constant_index(parent))
             elif isinstance(parent, cst.Call) and parent.func is node and path:
                 path.append(CALL)
             else:
@@ -470,7 +909,22 @@ class ModuleAnalysis:
         return (start.line, start.column)
 
 
-def _constant_index(subscript: cst.Subscript) -> Optional[PathSegment]:
+def _parameter_for(function: cst.FunctionDef, call: cst.Call, arg: cst.Arg) -> Optional[cst.Param]:
+    """The parameter of ``function`` that ``arg`` of ``call`` binds; None when unclear (``*args``,
+    ``**kwargs``, a parameter with a default that another argument may also fill...)."""
+    if any(a.star for a in call.args):
+        return None
+    params = function.params
+    if arg.keyword is not None:
+        named = [*params.params, *params.kwonly_params]
+        return next((p for p in named if p.name.value == arg.keyword.value), None)
+    positional = [*params.posonly_params, *params.params]
+    index = [a for a in call.args if a.keyword is None].index(arg)
+    return positional[index] if index < len(positional) else None
+
+
+def constant_index(subscript: cst.Subscript) -> Optional[PathSegment]:
+    """``x[0]`` -> 0, ``x["key"]`` -> "key"; None for any other subscript."""
     if len(subscript.slice) != 1 or not isinstance(subscript.slice[0].slice, cst.Index):
         return None
     value = subscript.slice[0].slice.value
@@ -479,6 +933,28 @@ def _constant_index(subscript: cst.Subscript) -> Optional[PathSegment]:
     if isinstance(value, cst.SimpleString):
         return value.evaluated_value
     return None
+
+
+def _is_plain_line(line: Optional[cst.CSTNode]) -> bool:
+    """A line holding one statement and no comment: it can go, or be relied on, as a whole."""
+    return (
+        isinstance(line, cst.SimpleStatementLine)
+        and len(line.body) == 1
+        and line.trailing_whitespace.comment is None
+        and not any(empty.comment for empty in line.leading_lines)
+    )
+
+
+def _runs_on(line: cst.CSTNode) -> bool:
+    """A line that goes on to the next one unless it raises: assignments and expressions."""
+    return isinstance(line, cst.SimpleStatementLine) and all(
+        isinstance(small, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Expr)) for small in line.body
+    )
+
+
+def _binds_name(statement: Union[cst.Assign, cst.AnnAssign, cst.AugAssign], name: str) -> bool:
+    targets = [t.target for t in statement.targets] if isinstance(statement, cst.Assign) else [statement.target]
+    return any(m.matches(target, m.Name(name)) for target in targets)
 
 
 def _walk(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
@@ -507,6 +983,29 @@ def _imports_openai(module: cst.Module) -> bool:
     return False
 
 
+def legacy_call(node: cst.Call) -> Optional[Tuple[cst.BaseExpression, Tuple[str, ...], Optional[str], str]]:
+    """``(receiver, resource, wrapper, kind)`` when ``node`` is shaped like a legacy method call."""
+    segments: List[str] = []
+    func = node.func
+    while isinstance(func, cst.Attribute):
+        segments.insert(0, func.attr.value)
+        func = func.value
+    if len(segments) < 2:
+        return None
+    # Walk back from the method: [resource...][wrapper] method
+    method = segments[-1]
+    rest = segments[:-1]
+    wrapper = None
+    if rest and rest[-1] in RESPONSE_WRAPPERS:
+        wrapper = rest.pop()
+    for resource, kind in LEGACY_RESOURCES:
+        if tuple(rest[-len(resource):]) == resource and len(rest) >= len(resource):
+            receiver_segments = rest[: len(rest) - len(resource)]
+            receiver = _receiver(node.func, len(segments) - len(receiver_segments))
+            return receiver, resource, wrapper, f"{kind}.{method}"
+    return None
+
+
 class _CallFinder(cst.CSTVisitor):
     """Collects calls whose method path ends in a legacy resource and method."""
 
@@ -514,25 +1013,9 @@ class _CallFinder(cst.CSTVisitor):
         self.found: List[Tuple[cst.Call, cst.BaseExpression, Tuple[str, ...], Optional[str], str]] = []
 
     def visit_Call(self, node: cst.Call) -> None:
-        segments: List[str] = []
-        func = node.func
-        while isinstance(func, cst.Attribute):
-            segments.insert(0, func.attr.value)
-            func = func.value
-        if len(segments) < 2:
-            return
-        # Walk back from the method: [resource...][wrapper] method
-        method = segments[-1]
-        rest = segments[:-1]
-        wrapper = None
-        if rest and rest[-1] in RESPONSE_WRAPPERS:
-            wrapper = rest.pop()
-        for resource, kind in LEGACY_RESOURCES:
-            if tuple(rest[-len(resource):]) == resource and len(rest) >= len(resource):
-                receiver_segments = rest[: len(rest) - len(resource)]
-                receiver = _receiver(node.func, len(segments) - len(receiver_segments))
-                self.found.append((node, receiver, resource, wrapper, f"{kind}.{method}"))
-                return
+        shape = legacy_call(node)
+        if shape is not None:
+            self.found.append((node, *shape))
 
 
 def _receiver(func: cst.BaseExpression, depth: int) -> cst.BaseExpression:

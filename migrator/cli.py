@@ -7,6 +7,7 @@ Exit codes live here and only here (see `ExitCode`).
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import enum
 import functools
@@ -52,6 +53,7 @@ class Run:
     exclude: List[str]
     jobs: Optional[int]
     output: Output
+    use_cache: bool = True
 
     @property
     def reads_stdin(self) -> bool:
@@ -81,24 +83,57 @@ def shared_options(
         typer.Option(metavar="GLOB", help="Skip files and directories matching GLOB (repeatable)."),
     ] = None,
     unsafe_fixes: Annotated[
-        bool,
-        typer.Option("--unsafe-fixes", help="Also apply fixes that change behaviour (they leave a comment)."),
-    ] = False,
-    store_false: Annotated[
-        bool,
-        typer.Option("--store-false", help="Add store=False to migrated calls that do not set `store`."),
-    ] = False,
-    assume_openai: Annotated[
-        bool,
+        Optional[bool],
         typer.Option(
-            "--assume-openai",
-            help="In files importing openai, treat receivers that cannot be traced as OpenAI clients.",
+            "--unsafe-fixes/--no-unsafe-fixes",
+            help="Also apply fixes that change behaviour (they leave a comment).",
+            show_default=False,
         ),
-    ] = False,
+    ] = None,
+    store_false: Annotated[
+        Optional[bool],
+        typer.Option(
+            "--store-false/--no-store-false",
+            help="Add store=False to migrated calls that do not set `store`.",
+            show_default=False,
+        ),
+    ] = None,
+    assume_openai: Annotated[
+        Optional[bool],
+        typer.Option(
+            "--assume-openai/--no-assume-openai",
+            help="In files importing openai, treat receivers that cannot be traced as OpenAI clients.",
+            show_default=False,
+        ),
+    ] = None,
+    allow_other_servers: Annotated[
+        Optional[bool],
+        typer.Option(
+            "--allow-other-servers/--no-allow-other-servers",
+            help="Also migrate calls on clients whose `base_url` is not OpenAI's or Azure's.",
+            show_default=False,
+        ),
+    ] = None,
+    openai_host: Annotated[
+        Optional[List[str]],
+        typer.Option(metavar="HOST", help="Also consider HOST (a glob) OpenAI's, for `base_url` (repeatable)."),
+    ] = None,
+    config: Annotated[
+        Optional[Path],
+        typer.Option(
+            metavar="FILE",
+            help="Read the options from FILE's [tool.migrator] table instead of the nearest pyproject.toml.",
+            exists=True,
+            dir_okay=False,
+        ),
+    ] = None,
     jobs: Annotated[
         Optional[int],
         typer.Option(metavar="N", min=1, help="Files processed in parallel (default: the engine's choice)."),
     ] = None,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Neither read nor write the cache of results (`.migrator_cache`).")
+    ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only results and errors.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also say what happened to each file.")] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="Never colour the output.")] = False,
@@ -107,14 +142,35 @@ def shared_options(
     paths = paths or [Path(".")]
     if STDIN in paths and len(paths) > 1:
         raise typer.BadParameter("`-` (standard input) must be the only path", param_hint="PATH")
-    options = Options(
-        select=frozenset(rule_ids(select, "--select")) if select else None,
-        ignore=frozenset(rule_ids(ignore, "--ignore")),
-        unsafe_fixes=unsafe_fixes,
-        store_false=store_false,
-        assume_openai=assume_openai,
-    )
-    return Run(paths, options, exclude or [], jobs, Output(quiet=quiet, verbose=verbose, no_color=no_color))
+    # The command line overrides the configuration, option by option.
+    given = {
+        "select": frozenset(rule_ids(select, "--select")) if select else None,
+        "ignore": frozenset(rule_ids(ignore, "--ignore")) if ignore else None,
+        "exclude": exclude or None,
+        "unsafe_fixes": unsafe_fixes,
+        "store_false": store_false,
+        "assume_openai": assume_openai,
+        "allow_other_servers": allow_other_servers,
+        "openai_hosts": tuple(openai_host) if openai_host else None,
+    }
+    settings = {**configured(paths, config), **{name: value for name, value in given.items() if value is not None}}
+    exclude_globs = settings.pop("exclude", [])
+    options = Options(**settings)
+    output = Output(quiet=quiet, verbose=verbose, no_color=no_color)
+    return Run(paths, options, exclude_globs, jobs, output, use_cache=not no_cache)
+
+
+def configured(paths: List[Path], config_file: Optional[Path]) -> dict:
+    """The options set by `--config FILE`, or by the nearest pyproject.toml's [tool.migrator]
+    above the first path; a file that cannot be used is an error (exit 2)."""
+    from migrator import config
+
+    try:
+        path = config_file or config.find(Path(".") if paths[0] == STDIN else paths[0])
+        return config.load(path, known_rule_ids()) if path is not None else {}
+    except config.ConfigError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(ExitCode.ERROR) from None
 
 
 def with_shared_options(command: Callable[..., None]) -> Callable[..., None]:
@@ -176,10 +232,21 @@ def _all_rules() -> dict:
 
 def collect(run: Run) -> List[FileResult]:
     from migrator import engine
+    from migrator.cache import open_cache
 
     if run.reads_stdin:
         return [transform_stdin(run.options)]
-    return run.output.collect(engine.run(run.paths, run.options, run.exclude, run.jobs))
+    cache = open_cache(run.options) if run.use_cache else None
+    results = engine.run(run.paths, run.options, run.exclude, run.jobs, cache=cache)
+    return run.output.collect((without_idle_source(result) for result in results), total=results.total)
+
+
+def without_idle_source(result: FileResult) -> FileResult:
+    """The result, less the bytes of a file with nothing to show: kept for every file of a large
+    tree, they would be most of a run's memory."""
+    if result.result is None or result.changed or result.findings:
+        return result
+    return dataclasses.replace(result, result=dataclasses.replace(result.result, source=b"", output=b""))
 
 
 def transform_stdin(options: Options) -> FileResult:
@@ -218,15 +285,8 @@ def diff(
     The patch goes to stdout (`git apply` and `patch -p1` take it); findings and the summary go
     to stderr. With `-`, the patch of standard input is headed `a/-` / `b/-`.
     """
-    from migrator.diffing import diff_path, unified_diff_bytes
-
     results = collect(run)
-    for result in results:
-        if result.changed and result.result:
-            before, after = result.result.source, result.result.output
-            run.output.diff(unified_diff_bytes(diff_path(result.path), before, after))
-    if not run.output.quiet:
-        run.output.findings(results, run.output.stderr, manual_only=True)
+    show_patches(run, results)
     summary = render.change_summary(Tally.of(results), run.options, dry_run=True)
     finish(run, results, summary, found=exit_code and any(result.changed for result in results), dry_run=True)
 
@@ -286,17 +346,56 @@ def write_root(path: Path, arguments: Sequence[Path]) -> Path:
     return path.parent
 
 
+def show_patches(run: Run, results: Sequence[FileResult]) -> None:
+    """The patch of every changed file on stdout; the findings it does not fix on stderr."""
+    for result in results:
+        if result.changed:
+            run.output.diff(render.patch(result))
+    if not run.output.quiet:
+        run.output.findings(results, run.output.stderr, manual_only=True)
+
+
+class OutputFormat(str, enum.Enum):
+    TEXT = "text"
+    JSON = "json"
+    SARIF = "sarif"
+    GITHUB = "github"
+
+
 @app.command()
 @with_shared_options
-def check(run: Run) -> None:
+def check(
+    run: Run,
+    output_format: Annotated[
+        OutputFormat,
+        typer.Option("--output-format", help="`json`, `sarif` (2.1.0) or `github` (workflow annotations) on stdout."),
+    ] = OutputFormat.TEXT,
+    statistics: Annotated[bool, typer.Option("--statistics", help="Count the findings per rule instead.")] = False,
+    show_diff: Annotated[
+        bool, typer.Option("--diff", help="Print the fixes as a patch; the other findings go to stderr.")
+    ] = False,
+) -> None:
     """Print one line per finding, `path:line:col: RULE-ID [*] message`; write nothing.
 
     `[*]` marks what `apply` rewrites. Exit 1 if anything is found.
     """
+    if show_diff and (statistics or output_format is not OutputFormat.TEXT):
+        raise typer.BadParameter("--diff prints a patch: it takes neither --statistics nor --output-format")
+    if statistics and output_format not in (OutputFormat.TEXT, OutputFormat.JSON):
+        raise typer.BadParameter("--statistics is printed as text or json", param_hint="--output-format")
     results = collect(run)
-    run.output.findings(results, run.output.stdout)
+    if show_diff:
+        show_patches(run, results)
+    elif output_format is OutputFormat.TEXT and not statistics:
+        run.output.findings(results, run.output.stdout)
+    else:
+        from migrator import reports
+
+        run.output.document(reports.document(output_format.value, statistics, results, _all_rules))
     tally = Tally.of(results)
-    finish(run, results, render.check_summary(tally), found=tally.findings > 0, dry_run=True)
+    summary = render.check_summary(tally)
+    summary.insert(1, render.by_rule([finding for result in results for finding in result.findings]))
+    finish(run, results, summary, found=tally.findings > 0, dry_run=True)
 
 
 class RulesFormat(str, enum.Enum):

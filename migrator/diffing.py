@@ -13,8 +13,9 @@ from __future__ import annotations
 import difflib
 import io
 import os
+import re
 from pathlib import PurePath
-from typing import List, Tuple, Union
+from typing import Callable, List, Optional, Tuple, Union
 
 from unidiff import PatchSet, UnidiffParseError
 
@@ -24,18 +25,24 @@ CONTEXT_LINES = 3  # as git diff
 # Latin-1 maps every byte to one character and back, so difflib (which wants str)
 # can work on any bytes without changing them.
 _BYTES_AS_TEXT = "latin-1"
+_HUNK_HEADER = re.compile(r"@@ -(\d+)")
 
 
 class DiffError(RuntimeError):
     """Internal error: a produced diff did not survive its own validation."""
 
 
-def unified_diff_bytes(relpath: Union[str, PurePath], before: bytes, after: bytes) -> bytes:
+def unified_diff_bytes(
+    relpath: Union[str, PurePath], before: bytes, after: bytes, heading: Optional[Callable[[int], str]] = None
+) -> bytes:
     """The unified diff turning `before` into `after`, headed `--- a/<relpath>` / `+++ b/<relpath>`.
 
     `relpath` should be relative to the directory the patch is applied from
     (see `diff_path`). Empty when nothing changed. Raises DiffError if the diff
     does not parse back as a one-file patch with the same line counts.
+    `heading`, given the 1-based line of `before` where a hunk's first change is, says
+    what to write after the hunk's `@@ ... @@` (as git writes a function's name there);
+    patch tools ignore it.
     """
     if before == after:
         return b""
@@ -52,6 +59,8 @@ def unified_diff_bytes(relpath: Union[str, PurePath], before: bytes, after: byte
         n=CONTEXT_LINES,
         lineterm="\n",
     )
+    if heading is not None:
+        lines = _with_headings(list(lines), heading)
     for index, line in enumerate(lines):
         data = line.encode(_BYTES_AS_TEXT)
         if index >= 2 and line[:1] in counts:  # a body line, not the ---/+++ header
@@ -71,6 +80,21 @@ def unified_diff(relpath: Union[str, PurePath], before: bytes, after: bytes, enc
     `git apply` when the file is not UTF-8: use `unified_diff_bytes`.
     """
     return unified_diff_bytes(relpath, before, after).decode(encoding, "replace")
+
+
+def _with_headings(lines: List[str], heading: Callable[[int], str]) -> List[str]:
+    """The diff's lines with each hunk header followed by the heading of the hunk's first change."""
+    headed = list(lines)
+    for index, line in enumerate(lines):
+        match = _HUNK_HEADER.match(line) if index >= 2 else None
+        if match:
+            context = 0
+            while lines[index + 1 + context].startswith(" "):
+                context += 1
+            text = heading(int(match.group(1)) + context)
+            if text:
+                headed[index] = f"{line.rstrip()} {text}\n"
+    return headed
 
 
 def diff_path(path: Union[str, os.PathLike[str]]) -> str:

@@ -10,17 +10,28 @@ from __future__ import annotations
 
 import os
 import traceback
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Callable, Deque, Iterator, List, Optional, Sequence, Union
 
 from migrator.discovery import DiscoveryError, discover
 from migrator.model import FileResult, Options, SourceResult
-from migrator.prefilter import is_candidate, needed_texts
+from migrator.notebook import code_of
+from migrator.prefilter import Needs, is_candidate, needed_texts
 from migrator.source import SourceError, read_source, write_atomic
 
-# Below this many candidate files, starting worker processes costs more than it saves.
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+    from migrator.cache import Cache
+
+# Below this many files, a run is too small for worker processes to pay off.
 PARALLEL_THRESHOLD = 8
+# How many files a parallel run may start, per worker, ahead of the one whose result is due:
+# enough to keep the workers busy behind a slow file, few enough to hold only a bounded
+# number of sources whatever the size of the tree.
+WINDOW_PER_WORKER = 16
 NOTEBOOK_SUFFIX = ".ipynb"
 
 
@@ -34,13 +45,41 @@ def transform_source(source: bytes, options: Options = Options()) -> SourceResul
     from migrator.rewrite import apply_plans
 
     module = cst.parse_module(source)
-    if not has_legacy_calls(module):
+    if not has_legacy_calls(module) and not _has_module_checks(source, options):
         return SourceResult(source=source, output=source)
-    analysis = ModuleAnalysis(MetadataWrapper(module, unsafe_skip_copy=True))
+    analysis = ModuleAnalysis(MetadataWrapper(module, unsafe_skip_copy=True), options)
     plan = plan_module(analysis, options)
     output = apply_plans(module, plan.sites, options).bytes if plan.sites else source
     findings = sorted(plan.findings, key=lambda f: f.sort_key())
     return SourceResult(source=source, output=output, findings=findings, calls_migrated=len(plan.sites))
+
+
+def transform_notebook(source: bytes, options: Options = Options()) -> SourceResult:
+    """Migrate a notebook's code cells as one module (see ``migrator.notebook``). Raises NotebookError."""
+    from migrator import notebook
+
+    return notebook.transform(source, options, transform_source)
+
+
+def _has_module_checks(source: bytes, options: Options) -> bool:
+    """Does a rule that reports outside any call (``@RULE.module``) want to read this module?"""
+    from migrator.registry import all_rules
+
+    return any(
+        rule.module_hooks and options.is_enabled(rule_id) and any(text.encode() in source for text in rule.needs)
+        for rule_id, rule in all_rules().items()
+    )
+
+
+class Results:
+    """A run's results, in discovery order; ``total`` (how many there will be) is known before the first."""
+
+    def __init__(self, total: int, results: Iterator[FileResult]) -> None:
+        self.total = total
+        self._results = results
+
+    def __iter__(self) -> Iterator[FileResult]:
+        return self._results
 
 
 def run(
@@ -48,49 +87,116 @@ def run(
     options: Options = Options(),
     exclude: Sequence[str] = (),
     jobs: Optional[int] = None,
+    cache: Optional[Cache] = None,
+) -> Results:
+    """Discover the files now; read and transform them as the results are consumed. Writes nothing.
+
+    Files stream through: only a bounded window of sources is held at any time, whatever the
+    size of the tree. With ``cache``, a candidate file already seen with the same content and
+    configuration is not parsed again.
+    """
+    files = list(discover(paths, exclude))
+    return Results(len(files), _results(files, options, jobs, cache))
+
+
+def _is_notebook(item: Union[Path, DiscoveryError]) -> bool:
+    return isinstance(item, Path) and item.suffix == NOTEBOOK_SUFFIX
+
+
+def _results(
+    files: List[Union[Path, DiscoveryError]], options: Options, jobs: Optional[int], cache: Optional[Cache]
 ) -> Iterator[FileResult]:
-    """Discover and transform files; results come back in discovery order. Writes nothing."""
-    texts = needed_texts(options.select, options.ignore)
-    pending: List[Union[FileResult, Path]] = []  # a finished result, or a candidate to transform
-    for item in discover(paths, exclude):
-        if isinstance(item, DiscoveryError):
-            pending.append(FileResult(path=item.path, error=item.reason))
-        elif item.suffix == NOTEBOOK_SUFFIX:
-            continue  # notebooks are not supported yet
-        else:
-            pending.append(_prefiltered(item, texts))
-    candidates = [item for item in pending if isinstance(item, Path)]
-    workers = min(jobs or os.cpu_count() or 1, len(candidates))
-    if workers > 1 and len(candidates) >= PARALLEL_THRESHOLD:
+    needs = needed_texts(options.select, options.ignore)
+    workers = min(jobs or os.cpu_count() or 1, len(files))
+    if workers > 1 and len(files) >= PARALLEL_THRESHOLD:
+        from concurrent.futures import ProcessPoolExecutor
+
+        # The pool starts a worker process only when a candidate is submitted to it.
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            transformed = pool.map(transform_file, candidates, [options] * len(candidates), chunksize=1)
-            yield from _in_order(pending, transformed)
+            pipeline = _Pipeline(options, needs, cache, pool.submit)
+            yield from _in_order(files, pipeline, window=WINDOW_PER_WORKER * workers)
     else:
-        yield from _in_order(pending, (transform_file(path, options) for path in candidates))
+        yield from _in_order(files, _Pipeline(options, needs, cache, _now), window=1)
 
 
-def _in_order(pending: List[Union[FileResult, Path]], transformed: Iterator[FileResult]) -> Iterator[FileResult]:
-    for item in pending:
-        yield next(transformed) if isinstance(item, Path) else item
+def _now(function: Callable[..., FileResult], *args: object) -> FileResult:
+    """`submit` for a serial run: the result at once, in this process."""
+    return function(*args)
 
 
-def _prefiltered(path: Path, texts: Tuple[bytes, ...]) -> Union[FileResult, Path]:
-    """The final result of a file no rule can match, or the path itself when it is a candidate."""
-    try:
-        source = read_source(path)
-    except SourceError as error:
-        return FileResult(path=path, error=str(error))
-    if is_candidate(source, texts):
-        return path
-    return FileResult(path=path, result=SourceResult(source=source, output=source))
+def _in_order(files: List[Union[Path, DiscoveryError]], pipeline: _Pipeline, window: int) -> Iterator[FileResult]:
+    """Each file's result in order, starting up to `window` files ahead of the one awaited."""
+    pending: Deque[Union[FileResult, _Transforming]] = deque()
+    for item in files:
+        pending.append(pipeline.start(item))
+        while pending and (len(pending) >= window or _is_finished(pending[0])):
+            yield pipeline.finish(pending.popleft())
+    while pending:
+        yield pipeline.finish(pending.popleft())
+
+
+@dataclass
+class _Transforming:
+    """A candidate file handed to a worker: its source is kept to store the result in the cache."""
+
+    path: Path
+    source: bytes
+    outcome: Union[FileResult, Future[FileResult]]  # a FileResult when transformed in this process
+
+
+def _is_finished(entry: Union[FileResult, _Transforming]) -> bool:
+    return isinstance(entry, FileResult) or isinstance(entry.outcome, FileResult) or entry.outcome.done()
+
+
+@dataclass
+class _Pipeline:
+    """Takes one file from its path to its result: read, prefilter, cache, transform."""
+
+    options: Options
+    needs: Needs  # what a file must hold to have a finding
+    cache: Optional[Cache]
+    submit: Callable[..., Union[FileResult, Future[FileResult]]]
+
+    def start(self, item: Union[Path, DiscoveryError]) -> Union[FileResult, _Transforming]:
+        """The file's final result when it needs no parsing, else its transformation under way."""
+        if isinstance(item, DiscoveryError):
+            return FileResult(path=item.path, error=item.reason)
+        try:
+            source = read_source(item)
+            code = code_of(source) if _is_notebook(item) else source  # a bad notebook raises
+        except SourceError as error:
+            return FileResult(path=item, error=str(error))
+        if not is_candidate(code, self.needs):
+            return FileResult(path=item, result=SourceResult(source=source, output=source))
+        cached = self.cache.get(item, source) if self.cache else None
+        if cached is not None:
+            return FileResult(path=item, result=cached)
+        return _Transforming(item, source, self.submit(_transform, item, source, self.options))
+
+    def finish(self, entry: Union[FileResult, _Transforming]) -> FileResult:
+        if isinstance(entry, FileResult):
+            return entry
+        result = entry.outcome if isinstance(entry.outcome, FileResult) else entry.outcome.result()
+        if self.cache and result.result is not None:
+            self.cache.put(entry.path, entry.source, result.result)
+        return result
 
 
 def transform_file(path: Path, options: Options) -> FileResult:
     """Read and transform one file. Never raises: a failure becomes the result's error."""
     try:
         source = read_source(path)
-        return FileResult(path=path, result=transform_source(source, options))
     except SourceError as error:
+        return FileResult(path=path, error=str(error))
+    return _transform(path, source, options)
+
+
+def _transform(path: Path, source: bytes, options: Options) -> FileResult:
+    """Transform one file's source, in a worker process or in this one. Never raises."""
+    try:
+        transform = transform_notebook if _is_notebook(path) else transform_source
+        return FileResult(path=path, result=transform(source, options.for_path(path)))
+    except SourceError as error:  # a bad notebook, or a cell that does not parse
         return FileResult(path=path, error=str(error))
     except Exception as error:  # one bad file must not stop the run
         return FileResult(path=path, error=_describe(error))

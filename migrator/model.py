@@ -6,9 +6,11 @@ Nothing here prints, writes files or decides exit codes.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+import fnmatch
+import os
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Optional, Tuple
+from typing import FrozenSet, Optional, Tuple
 
 
 class FixSafety(str, enum.Enum):
@@ -35,9 +37,10 @@ class Finding:
     fixable: bool = False  # `apply` (with the options in force) rewrites it
     unsafe_fix: bool = False  # `apply --unsafe-fixes` would rewrite it
     confidence: Confidence = Confidence.HIGH
+    cell: Optional[int] = None  # in a notebook: the cell's 1-based position, and `line` is in that cell
 
-    def sort_key(self) -> Tuple[int, int, str]:
-        return (self.line, self.column, self.rule)
+    def sort_key(self) -> Tuple[int, int, int, str]:
+        return (self.cell or 0, self.line, self.column, self.rule)
 
 
 @dataclass(frozen=True)
@@ -49,11 +52,27 @@ class Options:
     unsafe_fixes: bool = False  # drop parameters with no equivalent, leaving a comment
     store_false: bool = False  # add store=False to migrated calls that do not set store
     assume_openai: bool = False  # treat untraceable receivers in files importing openai as clients
+    allow_other_servers: bool = False  # migrate calls on clients pointed at servers not considered OpenAI's
+    openai_hosts: Tuple[str, ...] = ()  # hosts (fnmatch globs) considered OpenAI's besides the built-in ones
+    # (glob, rule ids): rules ignored in the files a glob matches. A glob with a `/` is matched
+    # against the absolute path (the config anchors it), one without against the file name.
+    per_file_ignores: Tuple[Tuple[str, FrozenSet[str]], ...] = ()
 
     def is_enabled(self, rule_id: str) -> bool:
         if rule_id in self.ignore:
             return False
         return self.select is None or rule_id in self.select
+
+    def for_path(self, path: Path) -> "Options":
+        """These options for one file: with the rules its per-file ignores name ignored too."""
+        if not self.per_file_ignores:
+            return self
+        full = Path(os.path.abspath(path)).as_posix()
+        ignored = set(self.ignore)
+        for glob, rule_ids in self.per_file_ignores:
+            if fnmatch.fnmatchcase(full if "/" in glob else path.name, glob):
+                ignored |= rule_ids
+        return replace(self, ignore=frozenset(ignored))
 
 
 @dataclass

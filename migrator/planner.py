@@ -7,17 +7,18 @@ in ``migrator.rewrite`` turns them into code.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Tuple, Union
+from dataclasses import dataclass, field, replace
+from typing import Callable, Dict, List, Optional, Tuple, Union
 
 import libcst as cst
 from libcst.metadata import CodeRange
 
-from migrator.analysis import CALL, CallSite, ModuleAnalysis, ResultUse
+from migrator.analysis import CALL, AnnotationUse, CallSite, ModuleAnalysis, ResultUse
 from migrator.model import Confidence, Finding, Options
 from migrator.registry import all_rules
-from migrator.rule import Block, ParameterHook, Retarget, Rewrite, Rule, UseRewrite
+from migrator.rule import Block, GuardHook, ParameterHook, Report, Retarget, Rewrite, Rule, UseRewrite
 from migrator.shapes import one_line
+from migrator.suppression import Suppressions
 
 UNTRACED_RESULT = "untraced_result"
 UNRESOLVED_CLIENT = "unresolved_client"
@@ -56,6 +57,8 @@ class SitePlan:
     shared_rewrites: List[Tuple[str, UseRewrite]] = field(default_factory=list)
     blockers: List[Blocker] = field(default_factory=list)
     exported_functions: List[str] = field(default_factory=list)
+    exported_parameters: List[str] = field(default_factory=list)
+    co_bound: List[cst.Call] = field(default_factory=list)  # calls whose results share its names
 
     @property
     def rules_used(self) -> set:
@@ -77,6 +80,7 @@ def plan_module(analysis: ModuleAnalysis, options: Options) -> ModulePlan:
     call_rules = {kind: rule for rule in rules.values() for kind in rule.calls}
     plans: List[SitePlan] = []
     findings: List[Finding] = []
+    suppressions = Suppressions.of(analysis.module, analysis.positions)
     for site in analysis.call_sites():
         rule = call_rules.get(site.kind)
         if rule is None:
@@ -86,17 +90,87 @@ def plan_module(analysis: ModuleAnalysis, options: Options) -> ModulePlan:
                 findings.append(_unresolved_finding(site, analysis))
             continue
         plans.append(_plan_site(site, rule, rules, analysis))
+    _block_suppressed_edits(plans, suppressions, analysis, options)
     _block_partly_migrated_shares(plans, analysis, options)
     for plan in plans:
         findings.extend(_site_findings(plan, analysis, options))
+    findings.extend(_module_findings(rules, plans, findings, analysis, options))
+    # A guard keeps its calls as they are whatever is selected; its findings follow the selection.
+    silenced = {rule_id for rule_id, _ in _guards() if not options.is_enabled(rule_id)}
+    findings = [f for f in findings if f.rule not in silenced and not suppressions.hides(f.rule, f.line)]
     return ModulePlan(sites=[p for p in plans if p.migrates(options)], findings=findings)
 
 
+def _guards() -> List[Tuple[str, GuardHook]]:
+    """Every rule's guards, selected or not."""
+    return [(rule.id, hook) for rule in all_rules().values() for hook in rule.guard_hooks]
+
+
+def _block_suppressed_edits(
+    plans: List[SitePlan], suppressions: Suppressions, analysis: ModuleAnalysis, options: Options
+) -> None:
+    """`apply` never rewrites a line whose ``# migrator: ignore`` comment suppresses the rule
+    that would rewrite it: the call stays as it is, with its uses (the finding it makes there
+    is suppressed too)."""
+    for plan in plans:
+        if not plan.migrates(options):
+            continue
+        edits = [(plan.rule, plan.site.call)]
+        edits += [(argument.rule, arg) for arg, argument in zip(plan.site.call.args, plan.arguments) if argument.rule]
+        edits += [(rule_id, rewrite.target) for rule_id, rewrite in plan.use_rewrites + plan.shared_rewrites]
+        for rule_id, node in edits:
+            position = analysis.positions[node]
+            if suppressions.hides(rule_id, position.start.line):
+                reason = f"a `# migrator: ignore` comment on line {position.start.line} keeps it as it is"
+                plan.blockers.append(Blocker(rule_id, reason, position))
+                break
+
+
+def _module_findings(
+    rules: Dict[str, Rule], plans: List[SitePlan], call_findings: List[Finding], analysis: ModuleAnalysis, options: Options
+) -> List[Finding]:
+    """What the rules' module hooks report, but for what the migrated calls rewrite and what
+    a call's own finding already points at."""
+    rewritten = set()
+    for plan in plans:
+        if plan.migrates(options):
+            rewritten.add(plan.site.call)
+            rewritten.update(rewrite.target for _, rewrite in plan.use_rewrites + plan.shared_rewrites)
+    taken = {(f.line, f.column) for f in call_findings}
+    findings = []
+    for rule in rules.values():
+        for hook in rule.module_hooks:
+            for report in hook(analysis):
+                if report.resolved_by and all(_inside(node, rewritten, analysis) for node in report.resolved_by):
+                    continue
+                finding = _report_finding(rule.id, report, analysis)
+                if (finding.line, finding.column) not in taken:
+                    findings.append(finding)
+    return findings
+
+
+def _inside(node: cst.CSTNode, ancestors: set, analysis: ModuleAnalysis) -> bool:
+    current: Optional[cst.CSTNode] = node
+    while current is not None:
+        if current in ancestors:
+            return True
+        current = analysis.parents.get(current)
+    return False
+
+
 def _block_partly_migrated_shares(plans: List[SitePlan], analysis: ModuleAnalysis, options: Options) -> None:
-    """A definition shared by several calls is rewritten for all of them or for none."""
+    """A node several calls rewrite (a definition they share, a read of one call's result that
+    another call's history holds) is rewritten for all of them or for none."""
+    planned = {plan.site.call for plan in plans}
+    for plan in plans:
+        for call in plan.co_bound:
+            if call not in planned:
+                line = analysis.positions[call].start.line
+                reason = f"a name holding its result may also hold the result of the call on line {line}, which is not migrated"
+                plan.blockers.append(Blocker(UNTRACED_RESULT, reason, plan.site.position))
     sharing: Dict[cst.CSTNode, List[SitePlan]] = {}
     for plan in plans:
-        for _, rewrite in plan.shared_rewrites:
+        for _, rewrite in plan.shared_rewrites + plan.use_rewrites:
             sharing.setdefault(rewrite.target, []).append(plan)
     changed = True
     while changed:
@@ -114,6 +188,11 @@ def _block_partly_migrated_shares(plans: List[SitePlan], analysis: ModuleAnalysi
 
 def _plan_site(site: CallSite, rule: Rule, rules: Dict[str, Rule], analysis: ModuleAnalysis) -> SitePlan:
     plan = SitePlan(site=site, rule=rule.id)
+    for guard_rule, guard in _guards():
+        block = guard(site)
+        if block is not None:
+            plan.blockers.append(Blocker(block.rule or guard_rule, block.reason, site.position))
+            return plan
     target = rule.calls[site.kind](site)
     if isinstance(target, Block):
         plan.blockers.append(Blocker(rule.id, target.reason, site.position))
@@ -147,7 +226,7 @@ def _plan_arguments(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnal
         outcome = hook(name, arg.value, plan.site)
         plan.arguments[-1] = ArgumentPlan(rule=owner.id, hook=hook, unsafe=isinstance(outcome, Block))
         if isinstance(outcome, Block):
-            plan.blockers.append(Blocker(owner.id, outcome.reason, position, outcome.unsafe))
+            plan.blockers.append(Blocker(outcome.rule or owner.id, outcome.reason, position, outcome.unsafe))
         rewrite = outcome.unsafe if isinstance(outcome, Block) else outcome
         if rewrite is not None:
             plan.shared_rewrites.extend((owner.id, edit) for edit in rewrite.elsewhere)
@@ -165,29 +244,74 @@ def _plan_uses(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnalysis)
                 uses.extend(parsed.uses)
                 trace.escapes.extend(parsed.escapes)
                 trace.exported_functions.extend(parsed.exported_functions)
+                trace.annotations.extend(parsed.annotations)
+                trace.aliases.extend(parsed.aliases)
             elif not (use.path and use.path[0] in RAW_RESPONSE_ATTRIBUTES):
                 trace.escapes.append(_escape_of(use))
     elif site.wrapper == "with_streaming_response":
         plan.blockers.append(Blocker(UNTRACED_RESULT, "results read through `with_streaming_response` are not followed yet", site.position))
         return
-    for escape in trace.escapes:
-        plan.blockers.append(Blocker(UNTRACED_RESULT, escape.reason, escape.position))
     plan.exported_functions = trace.exported_functions
-    for use in uses:
-        outcome = _offer_use(use, site, rules)
+    plan.exported_parameters = trace.exported_parameters
+    plan.co_bound = trace.co_bound
+    pending = [(use, site) for use in uses]
+    while pending:
+        use, use_site = pending.pop(0)
+        outcome = _offer_use(use, use_site, rules)
         if outcome is None:
             plan.blockers.append(Blocker(UNTRACED_RESULT, _escape_of(use).reason, use.position))
         elif isinstance(outcome[1], Block):
-            plan.blockers.append(Blocker(outcome[0], outcome[1].reason, use.position))
+            plan.blockers.append(Blocker(outcome[1].rule or outcome[0], outcome[1].reason, use.position))
         else:
-            plan.use_rewrites.append((outcome[0], outcome[1]))
+            rule_id, rewrite = outcome
+            plan.use_rewrites.extend((rule_id, each) for each in (rewrite, *rewrite.more))
+            if rewrite.follow is not None:
+                # A value read like another call's result: its uses are offered with that kind.
+                followed = analysis.trace_result(rewrite.follow.node)
+                trace.escapes.extend(followed.escapes)
+                trace.exported_functions.extend(followed.exported_functions)
+                trace.exported_parameters.extend(followed.exported_parameters)
+                trace.annotations.extend(followed.annotations)
+                trace.aliases.extend(followed.aliases)
+                pending.extend((each, replace(site, kind=rewrite.follow.kind)) for each in followed.uses)
+    for escape in trace.escapes:
+        plan.blockers.append(Blocker(UNTRACED_RESULT, escape.reason, escape.position))
+    for line in trace.aliases:  # its reads become reads of the result itself
+        plan.use_rewrites.append((plan.rule, UseRewrite(target=line, build=lambda node: cst.RemoveFromParent())))
+    _plan_annotations(plan, rules, analysis, trace.annotations)
 
 
-def _offer_use(use: ResultUse, site: CallSite, rules: Dict[str, Rule]) -> Optional[Tuple[str, Union[UseRewrite, Block]]]:
+def _plan_annotations(
+    plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnalysis, result_annotations: List[cst.Annotation]
+) -> None:
+    """Offer the annotations that type the call's result, and those of the names it passes as
+    arguments. Unclaimed ones stay as they are; a rewritten one may be shared with other calls."""
+    uses = [AnnotationUse(a, None, analysis.positions[a]) for a in result_annotations]
+    for arg in plan.site.call.args:
+        if arg.keyword is not None and isinstance(arg.value, cst.Name):
+            for annotation in analysis.annotations_of(arg.value):
+                uses.append(AnnotationUse(annotation, arg.keyword.value, analysis.positions[annotation]))
+    for use in uses:
+        outcome = _offer_use(use, plan.site, rules, hooks_of=lambda rule: rule.annotation_hooks)
+        if outcome is None:
+            continue
+        rule_id, decision = outcome
+        if isinstance(decision, Block):
+            plan.blockers.append(Blocker(rule_id, decision.reason, use.position))
+        else:
+            plan.shared_rewrites.append((rule_id, decision))
+
+
+def _offer_use(
+    use: Union[ResultUse, AnnotationUse],
+    site: CallSite,
+    rules: Dict[str, Rule],
+    hooks_of: Callable[[Rule], list] = lambda rule: rule.result_use_hooks,
+) -> Optional[Tuple[str, Union[UseRewrite, Block]]]:
     """The first rule that rewrites the use wins; failing that, the first that blocks it."""
     blocked = None
     for rule in rules.values():
-        for hook in rule.result_use_hooks:
+        for hook in hooks_of(rule):
             outcome = hook(use, site)
             if isinstance(outcome, UseRewrite):
                 return rule.id, outcome
@@ -228,6 +352,16 @@ def _site_findings(plan: SitePlan, analysis: ModuleAnalysis, options: Options) -
                     confidence=Confidence.LOW,
                 )
             )
+        for name in plan.exported_parameters:
+            findings.append(
+                Finding(
+                    rule=UNTRACED_RESULT,
+                    line=start.line,
+                    column=start.column + 1,
+                    message=f"`{name}` will be passed what `{plan.target.method}` returns: callers in other modules must be migrated too",
+                    confidence=Confidence.LOW,
+                )
+            )
         return findings
     findings = []
     for blocker in plan.blockers:
@@ -243,6 +377,13 @@ def _site_findings(plan: SitePlan, analysis: ModuleAnalysis, options: Options) -
             )
         )
     return findings
+
+
+def _report_finding(rule_id: str, report: Report, analysis: ModuleAnalysis) -> Finding:
+    start = analysis.positions[report.node].start
+    return Finding(
+        rule=rule_id, line=start.line, column=start.column + 1, message=report.message, confidence=report.confidence
+    )
 
 
 def _unresolved_finding(site: CallSite, analysis: ModuleAnalysis) -> Finding:

@@ -1,44 +1,142 @@
 """Decides from raw bytes, before any parsing, which files could hold a finding.
 
-Each rule declares in ``needs`` the text a file must contain for it to find anything. The
-declarations are read from the rule files with ``ast`` rather than by importing the rules, so a
-run over files that mention none of them never imports LibCST.
+Each rule declares in ``needs`` the text a file must contain for it to find anything. Most
+rules act only at legacy call sites, and every legacy call goes through a ``completions``
+attribute, so a file is a candidate for them only if it holds ``completions`` as well: a need
+such as ``function`` or ``stream``, true of half of any tree, does not make the file worth
+parsing unless a call is possible. Rules with an ``@RULE.module`` hook read whole modules, so
+their needs alone make a candidate.
+
+The declarations are read from the rule files' text rather than by importing the rules, so a
+run over files that mention none of them never imports LibCST; and only ``needs`` itself is
+parsed, since parsing every rule file costs more than Python's own start-up.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from functools import lru_cache
-from typing import Dict, FrozenSet, Optional, Tuple
+from pathlib import Path
+from typing import Dict, FrozenSet, NamedTuple, Optional, Tuple
 
 from migrator.registry import rules_folder
 
 
+# Every legacy call's method path ends in a `completions` attribute (analysis.LEGACY_RESOURCES).
+CALL_SITE_TEXT = b"completions"
+# Searched as plain text at the start of a line (str.find is many times faster than a regex).
+RULE_DEFINITION = "\nRULE = Rule("
+MODULE_HOOK = "\n@RULE.module\n"
+
+
+class Declaration(NamedTuple):
+    """What the prefilter knows of a rule, read from its file."""
+
+    needs: Tuple[str, ...]
+    reads_modules: bool  # it has an `@RULE.module` hook, offered modules without any call site
+
+
 @lru_cache(maxsize=None)
-def declared_needs() -> Dict[str, Tuple[str, ...]]:
-    """Each rule's ``needs``, by rule id, as written in ``RULE = Rule(..., needs=(...))``."""
-    needs = {}
+def declarations() -> Dict[str, Declaration]:
+    """By rule id: ``needs`` as written in ``RULE = Rule(..., needs=(...))``, and whether it reads modules."""
+    found = {}
     for path in sorted(rules_folder().glob("*.py")):
         if path.name.startswith("_"):
             continue
-        tree = ast.parse(path.read_bytes(), filename=str(path))
-        for node in tree.body:
-            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "RULE" for t in node.targets):
-                keyword = next(k for k in node.value.keywords if k.arg == "needs")
-                needs[path.stem] = tuple(ast.literal_eval(keyword.value))
-    return needs
+        text = path.read_text(encoding="utf-8")
+        definition = text.find(RULE_DEFINITION)
+        if definition >= 0:
+            needs = _keyword_argument(text[definition + len(RULE_DEFINITION) :], "needs", path)
+            found[path.stem] = Declaration(_strings(needs, text, path), MODULE_HOOK in text)
+    return found
 
 
-def needed_texts(selected: Optional[FrozenSet[str]] = None, ignored: FrozenSet[str] = frozenset()) -> Tuple[bytes, ...]:
-    """The texts any enabled rule needs, as bytes (Python source encodings spell ASCII as ASCII)."""
-    texts = {
-        text.encode("ascii")
-        for rule_id, rule_needs in declared_needs().items()
+def declared_needs() -> Dict[str, Tuple[str, ...]]:
+    return {rule_id: declaration.needs for rule_id, declaration in declarations().items()}
+
+
+def _keyword_argument(arguments: str, name: str, path: Path) -> str:
+    """The source of keyword argument `name` in `arguments`, a call's text after its parenthesis.
+
+    A small scanner that knows brackets, strings and comments: Python's tokenize module would
+    cost more to load than the whole of a run over files without candidates.
+    """
+    keyword = re.compile(rf"(?<![\w.]){name}\s*=(?!=)\s*")
+    depth, index, start = 0, 0, None
+    while index < len(arguments):
+        char = arguments[index]
+        if char in "'\"":
+            index = _string_end(arguments, index)
+            continue
+        if char == "#":  # a comment runs to the end of its line
+            newline = arguments.find("\n", index)
+            index = len(arguments) if newline < 0 else newline
+            continue
+        if depth == 0 and char in ",)":
+            if start is not None:
+                return arguments[start:index]
+            if char == ")":
+                break
+        if depth == 0 and start is None:
+            match = keyword.match(arguments, index) if arguments.startswith(name, index) else None
+            if match:
+                start = index = match.end()
+                continue
+        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(char, 0)
+        index += 1
+    raise ValueError(f"{path}: `RULE = Rule(...)` has no `{name}=` argument")
+
+
+def _strings(expression: str, module_text: str, path: Path) -> Tuple[str, ...]:
+    """The strings of a tuple written out, each a literal or the name of a module-level constant."""
+    node = ast.parse(expression.strip(), mode="eval").body
+    return tuple(_string(element, module_text, path) for element in getattr(node, "elts", [node]))
+
+
+def _string(node: ast.expr, module_text: str, path: Path) -> str:
+    if not isinstance(node, ast.Name):
+        return ast.literal_eval(node)
+    assignment = f"\n{node.id} = "
+    start = module_text.find(assignment)
+    if start < 0:
+        raise ValueError(f"{path}: `needs` names {node.id}, which is not assigned at the start of a line")
+    value_start = start + len(assignment)
+    return ast.literal_eval(module_text[value_start : module_text.find("\n", value_start)])
+
+
+def _string_end(text: str, index: int) -> int:
+    """Where the string literal opening at `index` (at its quote) ends."""
+    quote = text[index] * 3 if text.startswith(text[index] * 3, index) else text[index]
+    index += len(quote)
+    while index < len(text) and not text.startswith(quote, index):
+        index += 2 if text[index] == "\\" else 1
+    return index + len(quote)
+
+
+class Needs(NamedTuple):
+    """What a candidate holds: `CALL_SITE_TEXT` and one of `at_call_sites`, or one of `anywhere`."""
+
+    at_call_sites: Tuple[bytes, ...]  # needs of the enabled rules that act only at call sites
+    anywhere: Tuple[bytes, ...]  # needs of the enabled rules that read whole modules
+
+
+def needed_texts(selected: Optional[FrozenSet[str]] = None, ignored: FrozenSet[str] = frozenset()) -> Needs:
+    """The texts the enabled rules need, as bytes (Python source encodings spell ASCII as ASCII)."""
+    enabled = [
+        declaration
+        for rule_id, declaration in declarations().items()
         if rule_id not in ignored and (selected is None or rule_id in selected)
-        for text in rule_needs
-    }
-    return tuple(sorted(texts))
+    ]
+
+    def texts(reads_modules: bool) -> Tuple[bytes, ...]:
+        found = {text.encode("ascii") for d in enabled if d.reads_modules == reads_modules for text in d.needs}
+        return tuple(sorted(found))
+
+    return Needs(at_call_sites=texts(False), anywhere=texts(True))
 
 
-def is_candidate(source: bytes, texts: Tuple[bytes, ...]) -> bool:
-    return any(text in source for text in texts)
+def is_candidate(source: bytes, needs: Needs) -> bool:
+    if any(text in source for text in needs.anywhere):
+        return True
+    return CALL_SITE_TEXT in source and any(text in source for text in needs.at_call_sites)

@@ -13,9 +13,10 @@ import pkgutil
 import sys
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict
+from typing import TYPE_CHECKING, Dict
 
-from migrator.rule import Rule
+if TYPE_CHECKING:
+    from migrator.rule import Rule
 
 PACKAGE = "migrator.rules"
 
@@ -45,6 +46,8 @@ def _rules_package():
 @lru_cache(maxsize=None)
 def all_rules() -> Dict[str, Rule]:
     """Every rule by id, in id order."""
+    from migrator.rule import Rule  # here, not above: the prefilter reads `rules_folder` at start-up
+
     package = _rules_package()
     rules: Dict[str, Rule] = {}
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):

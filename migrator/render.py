@@ -7,9 +7,11 @@ Everything printed goes through `Output`, which knows the two streams and the us
 from __future__ import annotations
 
 import sys
+import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, List, Mapping, Sequence, Tuple
+from typing import TYPE_CHECKING, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from rich.console import Console
 from rich.table import Table
@@ -19,6 +21,10 @@ from migrator.diffing import diff_path
 from migrator.model import FileResult, Finding, Options
 from migrator.rule import Rule
 
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
+PROGRESS_DELAY = 0.3  # seconds: a run faster than this shows no progress bar
 STDIN = Path("-")  # the path `-` stands for standard input, and names it in output
 
 DIFF_LINE_STYLES = (("+++", "bold"), ("---", "bold"), ("@@", "cyan"), ("+", "green"), ("-", "red"))
@@ -86,15 +92,23 @@ class Output:
 
     # --- progress and per-file notes -------------------------------------------------
 
-    def collect(self, results: Iterable[FileResult]) -> List[FileResult]:
-        """Drain the engine's results, showing a transient count on a terminal."""
+    def collect(self, results: Iterable[FileResult], total: Optional[int] = None) -> List[FileResult]:
+        """Drain the engine's results; on a terminal, a run that takes a while shows a progress bar."""
         if self.quiet or not self.stderr.is_terminal:
             return list(results)
         collected: List[FileResult] = []
-        with self.stderr.status("Scanning…") as status:
+        started = time.monotonic()
+        bar = None
+        try:
             for result in results:
                 collected.append(result)
-                status.update(f"Scanned {plural(len(collected), 'file')}: {shown(result.path)}")
+                if bar is None and time.monotonic() - started >= PROGRESS_DELAY:
+                    bar = progress_bar(self.stderr, total)
+                if bar is not None:
+                    bar.update(bar.task_ids[0], completed=len(collected), path=shown(result.path))
+        finally:
+            if bar is not None:
+                bar.stop()
         return collected
 
     def file_notes(self, results: Sequence[FileResult], dry_run: bool) -> None:
@@ -140,6 +154,11 @@ class Output:
                 continue
             console.print(finding_line(path, finding))
 
+    def document(self, text: str) -> None:
+        """A machine-readable report (JSON, SARIF, annotations) on stdout, exactly as given."""
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
     # --- diffs ------------------------------------------------------------------------
 
     def diff(self, patch: bytes) -> None:
@@ -163,18 +182,76 @@ class Output:
                     self.stderr.print(Text(line))
 
 
+def progress_bar(console: Console, total: Optional[int]) -> Progress:
+    """A started, transient bar of files done out of `total` (a pulsing bar when unknown)."""
+    from rich import progress  # only runs long enough to show it pay for importing it
+
+    bar = progress.Progress(
+        progress.BarColumn(),
+        progress.MofNCompleteColumn(),
+        progress.TimeElapsedColumn(),
+        progress.TextColumn("{task.fields[path]}", style="dim"),
+        console=console,
+        transient=True,
+    )
+    bar.add_task("files", total=total, path="")
+    bar.start()
+    return bar
+
+
+def patch(result: FileResult) -> bytes:
+    """The unified diff of a changed file; in a notebook, each hunk names the cell it changes."""
+    from migrator.diffing import unified_diff_bytes
+    from migrator.engine import NOTEBOOK_SUFFIX
+    from migrator.notebook import FileLines
+
+    assert result.result is not None
+    before, after = result.result.source, result.result.output
+    if result.path.suffix != NOTEBOOK_SUFFIX:
+        return unified_diff_bytes(diff_path(result.path), before, after)
+    lines = FileLines(before)
+
+    def heading(line: int) -> str:
+        cell = lines.cell_at(line)
+        return f"cell {cell}" if cell is not None else ""
+
+    return unified_diff_bytes(diff_path(result.path), before, after, heading)
+
+
 def sorted_findings(results: Sequence[FileResult]) -> List[Tuple[str, Finding]]:
     lines = [(shown(result.path), finding) for result in results for finding in result.findings]
     return sorted(lines, key=lambda item: (item[0], item[1].sort_key()))
 
 
 def finding_line(path: str, finding: Finding) -> Text:
-    line = Text(f"{path}:{finding.line}:{finding.column}: ", style="bold")
+    line = Text(f"{location(path, finding)}: ", style="bold")
     line.append(finding.rule, style="red")
     if finding.fixable:
         line.append(" [*]", style="cyan")
     line.append(f" {finding.message}")
     return line
+
+
+def location(path: str, finding: Finding) -> str:
+    """`path:line:col`; in a notebook `path:cell 4:line 2:col 5` (the cell's position among all cells)."""
+    if finding.cell is None:
+        return f"{path}:{finding.line}:{finding.column}"
+    return f"{path}:cell {finding.cell}:line {finding.line}:col {finding.column}"
+
+
+def rule_counts(findings: Sequence[Finding]) -> List[Tuple[str, int, int]]:
+    """(rule id, findings, fixable findings) per rule: the most frequent first, then by id."""
+    counts = Counter(finding.rule for finding in findings)
+    fixable = Counter(finding.rule for finding in findings if finding.fixable)
+    return [(rule, counts[rule], fixable[rule]) for rule in sorted(counts, key=lambda rule: (-counts[rule], rule))]
+
+
+def by_rule(findings: Sequence[Finding]) -> str:
+    """`By rule: a 3 (2 fixable), b 1.` for the summary of `check`."""
+    if not findings:
+        return ""
+    parts = [f"{rule} {count}" + (f" ({fixable} fixable)" if fixable else "") for rule, count, fixable in rule_counts(findings)]
+    return f"By rule: {', '.join(parts)}."
 
 
 def unsafe_hint(tally: Tally) -> str:

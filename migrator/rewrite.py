@@ -1,7 +1,9 @@
 """Turns migration plans into code: one pass over the tree, replacing the planned nodes.
 
 Every replacement is built from the *updated* node, so rewrites nested inside another
-(an answer read inside the next call's ``messages``) survive.
+(an answer read inside the next call's ``messages``) survive. Then the imports the rewrites ask
+for are added, those they leave unused are removed, and the helpers they call are defined once,
+after the imports.
 """
 
 from __future__ import annotations
@@ -9,11 +11,14 @@ from __future__ import annotations
 from typing import Callable, Dict, List, Sequence, Tuple
 
 import libcst as cst
+import libcst.matchers as m
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 from libcst.helpers import parse_template_expression
 
 from migrator.model import Options
 from migrator.planner import ArgumentPlan, SitePlan
-from migrator.rule import Block, NewArgument, Rewrite
+from migrator.rule import Block, NewArgument, Rewrite, UseRewrite
 
 Build = Callable[[cst.CSTNode], cst.CSTNode]
 
@@ -21,13 +26,92 @@ Build = Callable[[cst.CSTNode], cst.CSTNode]
 def apply_plans(module: cst.Module, plans: Sequence[SitePlan], options: Options) -> cst.Module:
     builds: Dict[cst.CSTNode, Build] = {}
     notes: Dict[cst.CSTNode, List[str]] = {}
+    use_rewrites: List[UseRewrite] = []
     for plan in plans:
         builds[plan.site.call] = _call_builder(plan, options)
         for _, use_rewrite in plan.use_rewrites + plan.shared_rewrites:
             builds.setdefault(use_rewrite.target, use_rewrite.build)
+            use_rewrites.append(use_rewrite)
         for note in _notes(plan, options):
             notes.setdefault(plan.site.statement, []).append(note)
-    return module.visit(_Replacer(builds, notes))
+    module = _update_imports(module.visit(_Replacer(builds, notes)), use_rewrites)
+    return _add_definitions(module, use_rewrites)
+
+
+def _update_imports(module: cst.Module, rewrites: Sequence[UseRewrite]) -> cst.Module:
+    """Add the imports the rewritten code needs; remove those it no longer uses."""
+    added = sorted({needed for rewrite in rewrites for needed in rewrite.add_imports}, key=str)
+    removed = sorted({unused for rewrite in rewrites for unused in rewrite.remove_unused_imports}, key=str)
+    if not (added or removed):
+        return module
+    context = CodemodContext()
+    for needed in added:
+        AddImportsVisitor.add_needed_import(context, needed.module, needed.name, needed.alias)
+    for unused in removed:
+        RemoveImportsVisitor.remove_unused_import(context, unused.module, unused.name, unused.alias)
+    module = AddImportsVisitor(context).transform_module(module)
+    return _without_emptied_blocks(RemoveImportsVisitor(context).transform_module(module))
+
+
+def _without_emptied_blocks(module: cst.Module) -> cst.Module:
+    """Drop the top-level ``if TYPE_CHECKING:`` blocks left empty by removed imports, then the
+    ``TYPE_CHECKING`` import if nothing else uses it."""
+    body = [statement for statement in module.body if not _is_emptied_block(module, statement)]
+    if len(body) == len(module.body):
+        return module
+    context = CodemodContext()
+    RemoveImportsVisitor.remove_unused_import(context, "typing", "TYPE_CHECKING")
+    return RemoveImportsVisitor(context).transform_module(module.with_changes(body=body))
+
+
+def _is_emptied_block(module: cst.Module, statement: cst.BaseStatement) -> bool:
+    """``if TYPE_CHECKING:`` with an empty body (only an import removal makes one) and no comment."""
+    return (
+        isinstance(statement, cst.If)
+        and m.matches(statement.test, m.Name("TYPE_CHECKING") | m.Attribute(m.Name("typing"), m.Name("TYPE_CHECKING")))
+        and isinstance(statement.body, cst.IndentedBlock)
+        and not statement.body.body
+        and statement.orelse is None
+        and "#" not in module.code_for_node(statement)
+    )
+
+
+def _add_definitions(module: cst.Module, rewrites: Sequence[UseRewrite]) -> cst.Module:
+    """Define the helpers the rewritten code calls, once each, at the end of the first import block
+    (where the imports they need were just added)."""
+    wanted = dict.fromkeys(code for rewrite in rewrites for code in rewrite.add_definitions)
+    if not wanted:
+        return module
+    present = {module.code_for_node(statement).strip() for statement in module.body}
+    missing = [code for code in wanted if code.strip() not in present]
+    if not missing:
+        return module
+    blank_lines = [cst.EmptyLine(), cst.EmptyLine()]
+    helpers = [
+        cst.parse_statement(code, config=module.config_for_parsing).with_changes(leading_lines=blank_lines)
+        for code in missing
+    ]
+    body = list(module.body)
+    index = _end_of_first_import_block(body)
+    if index < len(body):
+        body[index] = _with_blank_lines_before(body[index], len(blank_lines))
+    return module.with_changes(body=[*body[:index], *helpers, *body[index:]])
+
+
+def _end_of_first_import_block(body: List[cst.BaseStatement]) -> int:
+    """Where the leading docstring and import lines end (``AddImportsVisitor`` adds imports there)."""
+    index = 1 if body and m.matches(body[0], m.SimpleStatementLine([m.Expr(m.SimpleString())])) else 0
+    while index < len(body) and m.matches(body[index], m.SimpleStatementLine([m.Import() | m.ImportFrom()])):
+        index += 1
+    return index
+
+
+def _with_blank_lines_before(statement: cst.BaseStatement, count: int) -> cst.BaseStatement:
+    blank = 0
+    while blank < len(statement.leading_lines) and statement.leading_lines[blank].comment is None:
+        blank += 1
+    missing = [cst.EmptyLine()] * max(0, count - blank)
+    return statement.with_changes(leading_lines=[*missing, *statement.leading_lines])
 
 
 class _Replacer(cst.CSTTransformer):
@@ -39,6 +123,8 @@ class _Replacer(cst.CSTTransformer):
         build = self.builds.get(original_node)
         if build is not None:
             updated_node = build(updated_node)
+        if isinstance(updated_node, cst.RemovalSentinel):
+            return updated_node
         for note in self.notes.get(original_node, ()):
             comment = cst.EmptyLine(comment=cst.Comment(f"# migrator: {note}"))
             updated_node = updated_node.with_changes(leading_lines=[*updated_node.leading_lines, comment])

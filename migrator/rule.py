@@ -11,6 +11,16 @@ it defines ``RULE = Rule(...)`` plus hook functions registered with the decorato
   ``(keyword, value, site)`` turns one argument into new keyword arguments, or blocks the call.
 - ``@RULE.result_use``: offered every read of a migrated call's result that no earlier rule
   claimed; returns a rewrite, a block, or None (not mine).
+- ``@RULE.annotation``: offered every type annotation of a value the call produces or reads
+  (see ``AnnotationUse``); returns a rewrite, a block, or None (the annotation stays as it is).
+- ``@RULE.module``: offered each module once, for what a rule reports outside the calls it
+  migrates (hand-written HTTP, say); returns ``Report``s.
+- ``@RULE.guard``: offered every call site before it is planned; returns a ``Block`` to keep
+  the call as it is whatever the other rules say (its client talks to another server, say),
+  or None.
+
+A hook whose decision depends on the run's options reads them as ``analysis.options``
+(``site.analysis.options`` for a call site).
 
 Hooks are pure functions of the nodes they are given: the engine calls them once on the
 original tree to decide, and again on the updated nodes to build the output, so that rewrites
@@ -22,12 +32,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Dict, Optional, Sequence, Tuple, Union
 
-from migrator.model import FixSafety
+from migrator.model import Confidence, FixSafety
 
 if TYPE_CHECKING:
     import libcst as cst
 
-    from migrator.analysis import CallSite, ResultUse
+    from migrator.analysis import AnnotationUse, CallSite, ModuleAnalysis, ResultUse
 
 
 @dataclass(frozen=True)
@@ -78,24 +88,75 @@ class Retarget:
 class Block:
     """The call cannot be migrated faithfully; ``reason`` says why, in the user's terms.
 
-    ``unsafe`` is the rewrite applied anyway when the user opts into unsafe fixes.
+    ``unsafe`` is the rewrite applied anyway when the user opts into unsafe fixes. ``rule`` is
+    the rule the finding belongs to when a hook blocks on another rule's behalf (a shared
+    helper that follows a history for the ``messages`` hook, say); by default, the hook's own.
     """
 
     reason: str
     unsafe: Optional[Rewrite] = None
+    rule: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Import:
+    """``from module import name`` (``as alias``)."""
+
+    module: str
+    name: str
+    alias: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Report:
+    """Something a module hook reports at ``node`` (it rewrites nothing).
+
+    ``resolved_by`` are nodes whose rewrite makes the report moot: it is dropped when the
+    migrated calls rewrite every one of them (the reads of an imported Chat type, say).
+    """
+
+    node: "cst.CSTNode"
+    message: str
+    confidence: Confidence = Confidence.HIGH
+    resolved_by: Tuple["cst.CSTNode", ...] = ()
+
+
+@dataclass(frozen=True)
+class Follow:
+    """A value the rewritten use produces that is read like the result of a ``kind`` call:
+    ``stream.get_final_completion()`` gives what ``chat.completions.create`` would have."""
+
+    node: "cst.BaseExpression"
+    kind: str
 
 
 @dataclass(frozen=True)
 class UseRewrite:
-    """Replace ``target`` (an original node) by ``build(updated target)``."""
+    """Replace ``target`` (an original node) by ``build(updated target)``.
+
+    ``add_imports`` are imports the new code needs (added unless already there);
+    ``remove_unused_imports`` are imports the old code needed (removed if nothing uses them any more);
+    ``add_definitions`` are module-level helpers (source code) the new code calls, added once
+    after the imports.
+    ``more`` are rewrites elsewhere that the same decision needs (the reads, after a loop, of a
+    value the loop stored); ``follow`` is a value whose own uses are offered to the rules in turn.
+    """
 
     target: "cst.CSTNode"
     build: Callable[["cst.CSTNode"], "cst.CSTNode"]
+    add_imports: Tuple[Import, ...] = ()
+    remove_unused_imports: Tuple[Import, ...] = ()
+    add_definitions: Tuple[str, ...] = ()
+    more: Tuple["UseRewrite", ...] = ()
+    follow: Optional[Follow] = None
 
 
 ParameterHook = Callable[[str, "cst.BaseExpression", "CallSite"], Union[Rewrite, Block]]
 UseHook = Callable[["ResultUse", "CallSite"], Union[UseRewrite, Block, None]]
+AnnotationHook = Callable[["AnnotationUse", "CallSite"], Union[UseRewrite, Block, None]]
 CallHook = Callable[["CallSite"], Union[Retarget, Block]]
+ModuleHook = Callable[["ModuleAnalysis"], Sequence["Report"]]
+GuardHook = Callable[["CallSite"], Optional[Block]]
 
 
 @dataclass
@@ -110,6 +171,9 @@ class Rule:
     calls: Dict[str, CallHook] = field(default_factory=dict)
     parameters: Dict[str, ParameterHook] = field(default_factory=dict)
     result_use_hooks: list = field(default_factory=list)
+    annotation_hooks: list = field(default_factory=list)
+    module_hooks: list = field(default_factory=list)
+    guard_hooks: list = field(default_factory=list)
 
     def call(self, *kinds: str) -> Callable[[CallHook], CallHook]:
         def register(hook: CallHook) -> CallHook:
@@ -129,6 +193,18 @@ class Rule:
 
     def result_use(self, hook: UseHook) -> UseHook:
         self.result_use_hooks.append(hook)
+        return hook
+
+    def annotation(self, hook: AnnotationHook) -> AnnotationHook:
+        self.annotation_hooks.append(hook)
+        return hook
+
+    def module(self, hook: ModuleHook) -> ModuleHook:
+        self.module_hooks.append(hook)
+        return hook
+
+    def guard(self, hook: GuardHook) -> GuardHook:
+        self.guard_hooks.append(hook)
         return hook
 
     @property

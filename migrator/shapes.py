@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
-from typing import Dict, Optional
+from typing import Dict, Optional, Sequence
 
 import libcst as cst
+import libcst.matchers as m
 
 STRING_NODES = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
 
@@ -16,6 +17,15 @@ def literal_string(node: cst.BaseExpression) -> Optional[str]:
         value = node.evaluated_value
         return value if isinstance(value, str) else None
     return None
+
+
+def string_text(node: cst.CSTNode) -> str:
+    """The text of a string literal (bytes read as Latin-1) or of an f-string's literal part."""
+    if isinstance(node, cst.SimpleString):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else value.decode("latin-1")
+    assert isinstance(node, cst.FormattedStringText)
+    return node.value
 
 
 def is_string_expression(node: cst.BaseExpression) -> bool:
@@ -46,6 +56,72 @@ def dict_entries(node: cst.BaseExpression) -> Optional[Dict[str, cst.DictElement
     return entries
 
 
+def separator(node: cst.Dict) -> cst.Comma:
+    """The comma that separates the entries of a dict literal (with its line break, if any)."""
+    for element in node.elements:
+        if isinstance(element.comma, cst.Comma):
+            return element.comma
+    return cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+
+
+def lifted(outer: cst.Dict, wrapper: cst.DictElement, added: Sequence[cst.DictElement] = ()) -> Optional[cst.Dict]:
+    """``outer`` with the entries of the dict literal under its entry ``wrapper`` in place of
+    ``wrapper``, followed by ``added``. The moved entries keep their own layout, moved left to
+    the indentation of ``outer``'s entries; the last one takes the comma of ``wrapper``. None
+    when a comment would be lost on the way."""
+    inner = wrapper.value
+    assert isinstance(inner, cst.Dict) and inner.elements
+    shift = _indentation(inner) - _indentation(outer)
+    moved = [_moved_left(element, shift) for element in inner.elements]
+    if _indentation(outer) and not _indentation(inner):  # one line into one entry per line
+        moved = [element.with_changes(comma=separator(outer)) for element in moved]
+    moved[-1] = moved[-1].with_changes(comma=separator(outer))
+    moved = [*moved, *(element.with_changes(comma=separator(outer)) for element in added)]
+    moved[-1] = moved[-1].with_changes(comma=wrapper.comma)
+    result = outer.with_changes(elements=[new for old in outer.elements for new in (moved if old is wrapper else [old])])
+    return result if _comments(result) == _comments(outer) else None
+
+
+def moved_out(inner: cst.BaseExpression, outer: cst.BaseExpression) -> cst.BaseExpression:
+    """The literal ``inner``, written inside the literal ``outer``, laid out to stand in its place."""
+    return _moved_left(inner, _indentation(inner) - _indentation(outer))
+
+
+def _indentation(node: cst.BaseExpression) -> int:
+    """The indentation of the entries of a dict or list literal (or comprehension) written one
+    entry per line, else 0."""
+    opening = node.lbrace if isinstance(node, (cst.Dict, cst.DictComp)) else getattr(node, "lbracket", None)
+    whitespace = opening.whitespace_after if opening is not None else None
+    return len(whitespace.last_line.value) if isinstance(whitespace, cst.ParenthesizedWhitespace) else 0
+
+
+def _moved_left(node: cst.CSTNode, width: int) -> cst.CSTNode:
+    return node.visit(_MoveLeft(width)) if width > 0 else node
+
+
+class _MoveLeft(cst.CSTTransformer):
+    """Moves the continuation lines of a node ``width`` columns to the left."""
+
+    def __init__(self, width: int) -> None:
+        super().__init__()
+        self.width = width
+
+    def leave_ParenthesizedWhitespace(self, original_node, updated_node):
+        return updated_node.with_changes(last_line=self._less(updated_node.last_line))
+
+    def leave_EmptyLine(self, original_node, updated_node):
+        return updated_node.with_changes(whitespace=self._less(updated_node.whitespace))
+
+    def _less(self, whitespace: cst.SimpleWhitespace) -> cst.SimpleWhitespace:
+        if whitespace.value.startswith(" " * self.width):
+            return whitespace.with_changes(value=whitespace.value[self.width :])
+        return whitespace
+
+
+def _comments(node: cst.CSTNode) -> int:
+    return len(m.findall(node, m.Comment()))
+
+
 def string_like(original: cst.BaseExpression, value: str) -> cst.SimpleString:
     """A string literal holding ``value``, in the quote style of ``original`` where it has one."""
     quote = '"'
@@ -74,3 +150,19 @@ def one_line(code: str, limit: int = 60) -> str:
     """Code squeezed onto one line for a comment or a message."""
     text = re.sub(r"\s+", " ", code).strip()
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# The fields of a Chat usage (``CompletionUsage``) and their names on a Responses usage
+# (``ResponseUsage``), as paths from the usage object.
+USAGE_FIELDS = {
+    ("prompt_tokens",): "input_tokens",
+    ("completion_tokens",): "output_tokens",
+    ("total_tokens",): "total_tokens",
+    ("prompt_tokens_details", "cached_tokens"): "input_tokens_details.cached_tokens",
+    ("completion_tokens_details", "reasoning_tokens"): "output_tokens_details.reasoning_tokens",
+}
+
+
+def needs_parentheses(context: Optional[cst.CSTNode]) -> bool:
+    """Must ``not x`` or ``x and y``, put where an operand of ``context`` was, be parenthesised?"""
+    return isinstance(context, (cst.UnaryOperation, cst.BinaryOperation, cst.Comparison, cst.Attribute, cst.Subscript))

@@ -13,7 +13,6 @@ import errno
 import io
 import os
 import stat
-import tempfile
 import tokenize
 from pathlib import Path
 from typing import Dict, Optional, Union
@@ -107,6 +106,8 @@ def write_atomic(path: PathLike, data: bytes, *, root: Optional[PathLike] = None
     Raises SourceError: "file is read-only", "symlink points outside the tree: T",
     "refusing to write through a symlink", or "cannot write file: <why>".
     """
+    import tempfile  # here: `check` reads files and should not pay for loading it
+
     target = _write_target(path, root)
     try:
         original = os.stat(target)

@@ -8,6 +8,7 @@ the response's `status` and `incomplete_details`:
 | `finish_reason == "stop"` | `status == "completed"` |
 | `finish_reason == "length"` | `incomplete_details is not None and incomplete_details.reason == "max_output_tokens"` |
 | `finish_reason == "content_filter"` | `incomplete_details is not None and incomplete_details.reason == "content_filter"` |
+| `finish_reason == "tool_calls"` (or legacy `"function_call"`) | `status == "completed" and any(item.type == "function_call" for item in output)` |
 
 `!=` is rewritten to the negation.
 
@@ -30,15 +31,17 @@ if resp.incomplete_details is not None and resp.incomplete_details.reason == "ma
 ## Fix safety
 Safe for the comparisons above on calls without tools. `"stop"` is only equivalent to
 `status == "completed"` when the model cannot call tools (a tool call also completes), so
-with `tools` or `functions` it blocks the call; so does any other use of `finish_reason`
-(stored, printed, compared with `"tool_calls"`), which is reported.
+with `tools` or `functions` it blocks the call. When `tool_choice` (or `function_call`) forces
+a call, Chat Completions answers `"stop"` rather than `"tool_calls"`, so the tool-call comparison
+blocks the call then. Any other use of `finish_reason` (stored, printed) is reported.
 """
 
 import libcst as cst
 
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rule
-from migrator.shapes import literal_string
+from migrator.function_calling import HAS_FUNCTION_CALL, replaced
+from migrator.shapes import literal_string, needs_parentheses
 
 FINISH_REASON = ("choices", 0, "finish_reason")
 INCOMPLETE = '{base}.incomplete_details is not None and {base}.incomplete_details.reason == "%s"'
@@ -46,8 +49,13 @@ EQUIVALENTS = {
     "stop": '{base}.status == "completed"',
     "length": INCOMPLETE % "max_output_tokens",
     "content_filter": INCOMPLETE % "content_filter",
+    "tool_calls": '{base}.status == "completed" and ' + HAS_FUNCTION_CALL,
+    "function_call": '{base}.status == "completed" and ' + HAS_FUNCTION_CALL,
 }
 TOOL_PARAMETERS = ("tools", "functions")
+# The reason a tool call gives, and the argument that may force one (then Chat says "stop").
+TOOL_CALL_REASONS = {"tool_calls": "tool_choice", "function_call": "function_call"}
+UNFORCED_CHOICES = frozenset({"auto", "none"})
 
 RULE = Rule(
     title="`finish_reason` checks",
@@ -94,12 +102,15 @@ def finish_reason(use, site):
         return Block("`finish_reason` is compared in a way that has no exact Responses equivalent")
     if reason == "stop" and any(site.has_argument(name) for name in TOOL_PARAMETERS):
         return Block('with tools, `finish_reason == "stop"` has no exact Responses equivalent')
+    if reason in TOOL_CALL_REASONS and _may_force_a_call(site, TOOL_CALL_REASONS[reason]):
+        return Block(f'`{TOOL_CALL_REASONS[reason]}=` may force a call, and then Chat Completions answers `finish_reason == "stop"`')
     template = EQUIVALENTS[reason]
     if negated:
         template = f"not ({template})"
-    return use.replace(len(FINISH_REASON), f"({template})" if _needs_parentheses(use) else template, target=comparison)
+    template = f"({template})" if needs_parentheses(use.grandparent) else template
+    return replaced(use, len(FINISH_REASON), template, site.analysis, target=comparison)
 
 
-def _needs_parentheses(use) -> bool:
-    """``x and y`` replacing a comparison must still bind as one operand where it stands."""
-    return isinstance(use.grandparent, (cst.UnaryOperation, cst.BinaryOperation, cst.Comparison, cst.Attribute, cst.Subscript))
+def _may_force_a_call(site, parameter: str) -> bool:
+    argument = site.argument(parameter)
+    return argument is not None and literal_string(argument.value) not in UNFORCED_CHOICES

@@ -35,21 +35,25 @@ client.responses.create(
 ```
 
 ## Fix safety
-Safe for literal lists. A message the tool cannot carry over exactly blocks the call: one with
-a `name`, tool calls or tool results (see the function-calling rules), a `tool` or `function`
-role, audio or file parts, or an assistant message with content parts. A `messages` expression
-is passed through unchanged: it must hold only system / developer / user / assistant messages
-with string content, which is what the Responses API accepts (the type checker tells you if
-its declared type says otherwise).
+Safe for literal lists. Tool calls and tool results, in the list or in a history list variable
+the call sends (`messages=history`, `[..., *history]`), are converted as rule `tool_results`
+describes, which also reports what it cannot convert. Any other message the tool cannot carry
+over exactly blocks the call: one with a `name`, an unknown role, audio or file parts, or an
+assistant message with content parts. Another `messages` expression is passed through
+unchanged: it must hold only system / developer / user / assistant messages with string
+content, which is what the Responses API accepts (the type checker tells you if its declared
+type says otherwise); in a call that can use tools, one the tool cannot see into is reported.
 """
 
-from typing import List, Optional, Union
+from typing import List, Optional, Tuple, Union
 
 import libcst as cst
 
+from migrator.history import RULE as TOOL_RESULTS
+from migrator.history import TOOL_PARAMETERS, Items, followed_history, response_messages, spliced, tool_message
 from migrator.model import FixSafety
-from migrator.rule import Block, Example, NewArgument, Rewrite, Rule
-from migrator.shapes import dict_entries, is_string_expression, literal_string, string_like
+from migrator.rule import Block, Example, NewArgument, Rewrite, Rule, UseRewrite
+from migrator.shapes import code_of, dict_entries, is_string_expression, literal_string, one_line, string_like
 
 INPUT_ROLES = frozenset({"system", "developer", "user", "assistant"})
 INSTRUCTION_ROLES = frozenset({"system", "developer"})
@@ -112,8 +116,15 @@ RULE = Rule(
 
 @RULE.parameter("messages")
 def messages(name, value, site) -> Union[Rewrite, Block]:
+    # ``value`` may be an updated copy; questions about the module go to the original node.
+    original = site.argument(name).value
     if not isinstance(value, cst.List):
-        return Rewrite((NewArgument("input", value),))
+        elsewhere = followed_history(original, site, _convert_message) if isinstance(original, cst.Name) else ()
+        if not isinstance(original, cst.Name) and any(site.has_argument(p) for p in TOOL_PARAMETERS):
+            elsewhere = _unseen(original)
+        if isinstance(elsewhere, Block):
+            return elsewhere
+        return Rewrite((NewArgument("input", value),), elsewhere=elsewhere)
     elements = list(value.elements)
     arguments: List[NewArgument] = []
     if len(elements) > 1 and _instructions(elements[0].value) is not None:
@@ -123,13 +134,45 @@ def messages(name, value, site) -> Union[Rewrite, Block]:
         text = _user_text(elements[0].value)
         if text is not None:
             return Rewrite((*arguments, NewArgument("input", text)))
+    elsewhere = _inline_history(original, site)
+    if isinstance(elsewhere, Block):
+        return elsewhere
     converted = []
     for element in elements:
         message = _convert_message(element.value) if not isinstance(element, cst.StarredElement) else element.value
         if isinstance(message, Block):
             return message
-        converted.append(element.with_changes(value=message))
-    return Rewrite((*arguments, NewArgument("input", value.with_changes(elements=converted))))
+        if isinstance(message, Items):
+            converted.extend(spliced(message, element))
+        else:
+            converted.append(element.with_changes(value=message))
+    return Rewrite((*arguments, NewArgument("input", value.with_changes(elements=converted))), elsewhere=elsewhere)
+
+
+def _inline_history(messages: cst.List, site) -> Union[Tuple[UseRewrite, ...], Block]:
+    """The histories ``[..., *history]`` unpacks; and, in a call that can use tools, no message
+    the tool cannot see into (it may be a tool call or result, which change shape)."""
+    rewrites: List[UseRewrite] = []
+    responses = response_messages(site.analysis)
+    for element in messages.elements:
+        if isinstance(element, cst.StarredElement) and isinstance(element.value, cst.Name):
+            followed = followed_history(element.value, site, _convert_message)
+            if isinstance(followed, Block):
+                return followed
+            rewrites.extend(followed)
+        elif element.value in responses:
+            code = one_line(code_of(element.value), limit=40)
+            return Block(f"`{code}` writes another call's answer into the list, which the tool migrates only in a history that call sends too", rule=TOOL_RESULTS)
+        elif dict_entries(element.value) is None and any(site.has_argument(p) for p in TOOL_PARAMETERS):
+            return _unseen(element.value)
+    return tuple(rewrites)
+
+
+def _unseen(messages: cst.BaseExpression) -> Block:
+    """In a call that can use tools, messages the tool cannot see into may hold tool calls or
+    results, which change shape."""
+    code = one_line(code_of(messages), limit=40)
+    return Block(f"`{code}` cannot be seen into: it may hold tool calls or results, which the Responses API takes in another shape", rule=TOOL_RESULTS)
 
 
 def _role(entries) -> Optional[str]:
@@ -153,10 +196,13 @@ def _user_text(message: cst.BaseExpression) -> Optional[cst.BaseExpression]:
     return None if isinstance(content, CONTAINER_NODES) else content
 
 
-def _convert_message(message: cst.BaseExpression) -> Union[cst.BaseExpression, Block]:
+def _convert_message(message: cst.BaseExpression) -> Union[cst.BaseExpression, Items, Block]:
     entries = dict_entries(message)
     if entries is None:
         return message  # a variable or a call: passed through, like a `messages` expression
+    converted = tool_message(message, entries)
+    if converted is not None:
+        return converted
     extra = sorted(set(entries) - {"role", "content"})
     if extra:
         return Block(f"a message has {', '.join(f'`{key}`' for key in extra)}, which `input` messages do not take")

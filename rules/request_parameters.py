@@ -24,15 +24,15 @@ client.responses.create(model=m, input=msgs, max_output_tokens=200, reasoning={"
 
 ## Fix safety
 Safe. The service rejects `max_output_tokens` below 16, so a literal limit below 16 blocks the
-call instead of producing a request that fails. `stream=True` is not migrated by this rule
-(the loop that reads the stream has to change too): such calls are reported.
+call instead of producing a request that fails. `stream` and `stream_options` are migrated by
+`stream_loops`, together with the loop that reads the stream.
 """
 
 import libcst as cst
 
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, NewArgument, Rewrite, Rule
-from migrator.shapes import is_constant, literal_int, string_like
+from migrator.shapes import literal_int, string_like
 
 RENAMED = {
     "max_tokens": "max_output_tokens",
@@ -106,11 +106,3 @@ def nested(name, value, site):
     parameter, key = NESTED[name]
     entry = cst.DictElement(key=string_like(value, key), value=value)
     return Rewrite((NewArgument(parameter, cst.Dict([entry])),))
-
-
-@RULE.parameter("stream")
-def stream(name, value, site):
-    if is_constant(value, "False"):
-        return Rewrite((NewArgument("stream", value),))
-    return Block("streamed calls are not migrated yet: the loop reading the chunks has to change too")
-

@@ -29,13 +29,16 @@ print(resp.output_text, resp.usage.input_tokens)
 ## Fix safety
 Safe for the reads above. Two differences are kept in mind: `output_text` is `""` where
 Chat's `content` was `None` (the model answered only with tool calls, or refused), so a
-comparison of the content with `None` blocks the call; and `created_at` is a float, hence the
-`int(...)`. Any other read (`choices[1]`, `.choices` iterated, `.model_dump()`,
+comparison of the content with `None` blocks the call, and so does, on a call that can make tool
+calls, a read of the content that is not only tested for truth (or read as `content or ""`)
+where the same response may hold tool calls; and `created_at` is a float, hence the `int(...)`. Any other read (`choices[1]`, `.choices` iterated, `.model_dump()`,
 `.system_fingerprint`, the `usage` object passed elsewhere) blocks the call and is reported.
 """
 
 import libcst as cst
 
+from migrator.analysis import CALL
+from migrator.function_calling import content_may_be_none
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rule
 
@@ -52,6 +55,9 @@ FIELDS = {
     ("model",): "{base}.model",
 }
 CONTENT = ("choices", 0, "message", "content")
+# What the function-calling rules read of the message (besides the message itself, which
+# `tool_results` sends back): they say more precisely why a read cannot map.
+MESSAGE_FIELDS_READ_ELSEWHERE = frozenset({"tool_calls", "function_call"})
 
 RULE = Rule(
     title="Reads of the response",
@@ -87,14 +93,26 @@ RULE = Rule(
 def field(use, site):
     if use.path == CONTENT and _compares_with_none(use):
         return Block("the content is compared with `None`, but `output_text` is `\"\"` where the content was `None`")
+    if use.path == CONTENT and content_may_be_none(use, site):
+        return Block(
+            "the model may answer with tool calls only: the content is then `None` where `output_text` is `\"\"`; "
+            "read it where there are no tool calls (`if not message.tool_calls:`), or as `content or \"\"`"
+        )
     for path, template in FIELDS.items():
         if use.startswith(*path):
             return use.replace(len(path), template)
     if use.path == ("usage",) and _is_truth_or_none_test(use):
         return use.replace(1, "{base}.usage")
-    if use.startswith("choices"):
+    if use.startswith("choices") and not _read_elsewhere(use):
         return Block(f"`{use.code}` has no Responses equivalent: a Response holds one answer, read through `output_text` and `output`")
     return None
+
+
+def _read_elsewhere(use) -> bool:
+    """The message itself (sent back in a history), its tool calls or its function call."""
+    if not use.startswith("choices", 0, "message"):
+        return False
+    return len(use.path) == 3 or use.path[3:] == ("model_dump", CALL) or use.path[3] in MESSAGE_FIELDS_READ_ELSEWHERE
 
 
 def _compares_with_none(use) -> bool:

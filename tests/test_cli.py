@@ -54,9 +54,9 @@ class FakeEngine:
         self.write_errors: Dict[Path, str] = {}
         self.stdin_result: Optional[SourceResult] = None
 
-    def run(self, paths, options=Options(), exclude=(), jobs=None):
+    def run(self, paths, options=Options(), exclude=(), jobs=None, cache=None):
         self.run_calls.append({"paths": list(paths), "options": options, "exclude": list(exclude), "jobs": jobs})
-        return iter(self.results)
+        return engine.Results(len(self.results), iter(self.results))
 
     def write(self, result: FileResult, root: Path) -> FileResult:
         self.written.append(result.path)
@@ -127,6 +127,7 @@ def test_check_summary_counts_findings_fixable_and_held_back_unsafe_fixes(fake: 
     ]
     assert said(invoke("check").stderr) == (
         "3 files scanned: 4 findings (1 fixable with `migrator apply`). "
+        "By rule: r 4 (1 fixable). "
         "2 more changes are available with --unsafe-fixes."
     )
 
@@ -435,7 +436,7 @@ def test_python_dash_m_migrator_runs_the_cli() -> None:
 
 
 def test_a_crash_exits_2_not_1(fake: FakeEngine, monkeypatch, capsys) -> None:
-    def crash(*args):
+    def crash(*args, **kwargs):
         raise RuntimeError("bug")
 
     monkeypatch.setattr(engine, "run", crash)

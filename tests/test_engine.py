@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tracemalloc
 from pathlib import Path
 
 import pytest
 
+from migrator.analysis import LEGACY_RESOURCES
 from migrator.engine import run, transform_source
-from migrator.prefilter import declared_needs, is_candidate, needed_texts
+from migrator.model import Options
+from migrator.prefilter import CALL_SITE_TEXT, declarations, declared_needs, is_candidate, needed_texts
 from migrator.registry import all_rules
 from tests.fixture_cases import all_cases
 
@@ -21,16 +24,51 @@ def test_prefilter_reads_the_same_needs_as_the_rules_declare():
     assert declared_needs() == {rule_id: rule.needs for rule_id, rule in all_rules().items()}
 
 
+def test_prefilter_knows_which_rules_read_whole_modules():
+    assert {rule_id: d.reads_modules for rule_id, d in declarations().items()} == {
+        rule_id: bool(rule.module_hooks) for rule_id, rule in all_rules().items()
+    }
+
+
+def test_every_legacy_call_goes_through_the_call_site_text():
+    assert all(CALL_SITE_TEXT.decode() in resource for resource, _ in LEGACY_RESOURCES)
+
+
+def assert_prefilter_keeps(source: bytes, options: Options) -> None:
+    """Each finding's rule, alone, must make the file a candidate; so must all rules for a change."""
+    result = transform_source(source, options)
+    for finding in result.findings:
+        assert is_candidate(source, needed_texts(selected=frozenset({finding.rule}))), finding
+    if result.changed:
+        assert is_candidate(source, needed_texts())
+
+
 @pytest.mark.parametrize("case", all_cases(), ids=lambda c: c.id)
 def test_prefilter_keeps_every_fixture_with_a_finding_or_a_change(case):
-    result = transform_source(case.before, case.options)
-    if result.findings or result.changed:
-        assert is_candidate(case.before, needed_texts())
+    assert_prefilter_keeps(case.before, case.options)
+
+
+@pytest.mark.parametrize(
+    "example, options",
+    [
+        pytest.param(example, Options(**{name: True for name in example.options}), id=f"{rule.id}-{index}")
+        for rule in all_rules().values()
+        for index, example in enumerate(rule.examples, 1)
+    ],
+)
+def test_prefilter_keeps_every_rule_example_with_a_finding_or_a_change(example, options):
+    assert_prefilter_keeps(example.before.encode(), options)
 
 
 def test_prefilter_respects_rule_selection():
-    assert needed_texts(selected=frozenset()) == ()
-    assert b"completions" in needed_texts(selected=frozenset({"chat_completions_create"}))
+    assert needed_texts(selected=frozenset()) == ((), ())
+    assert b"completions" in needed_texts(selected=frozenset({"chat_completions_create"})).at_call_sites
+
+
+def test_a_common_word_a_rule_needs_makes_no_candidate_without_a_call_site():
+    needs = needed_texts()
+    assert not is_candidate(b"def function(messages, tools, stream):\n    return parse(stream)\n", needs)
+    assert is_candidate(b"client.chat.completions.create(tools=tools)\n", needs)
 
 
 def test_bad_files_are_reported_and_the_run_goes_on(tmp_path):
@@ -58,6 +96,35 @@ def test_internal_errors_are_isolated(tmp_path, monkeypatch):
     (tmp_path / "a.py").write_bytes(CALL)
     [result] = list(run([tmp_path], jobs=1))
     assert result.error.startswith("internal error: RuntimeError: boom")
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_run_holds_a_bounded_number_of_sources_whatever_the_number_of_files(tmp_path, jobs):
+    big_line = b"x = 1  # " + b"padding " * 8 + b"\n"
+    source = big_line * (50_000 // len(big_line))  # 50 kB, not a candidate
+
+    def peak_while_consuming(count: int) -> int:
+        folder = tmp_path / str(count)
+        folder.mkdir()
+        for index in range(count):
+            (folder / f"m{index:03}.py").write_bytes(source)
+        tracemalloc.start()
+        for _ in run([folder], jobs=jobs):
+            pass  # a consumer that keeps nothing
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        return peak
+
+    small, large = peak_while_consuming(20), peak_while_consuming(200)
+    assert large - small < 50 * len(source), (small, large)  # holding them all would add 180 sources
+
+
+def test_run_knows_how_many_results_there_will_be_before_reading_any_file(tmp_path):
+    for name in ("a.py", "b.py", "c.py"):
+        (tmp_path / name).write_bytes(CALL)
+    results = run([tmp_path, tmp_path / "missing.py"])
+    assert results.total == 4
+    assert len(list(results)) == 4
 
 
 def test_parallel_and_serial_runs_give_identical_results(tmp_path):

@@ -28,7 +28,7 @@ def main() -> None:
                 print(f"{tool_call.name}({city}) -> {TEMPERATURES[city]}")
                 messages.append({"type": "function_call_output", "call_id": tool_call.call_id, "output": str(TEMPERATURES[city])})
             continue
-        print(response.output_text)
+        print(response.output_text or "(no answer)")
         break
 
 

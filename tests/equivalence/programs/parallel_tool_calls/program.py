@@ -30,7 +30,7 @@ def main() -> None:
                 print(f"{tool_call.function.name}({city}) -> {TEMPERATURES[city]}")
                 messages.append({"role": "tool", "tool_call_id": tool_call.id, "content": str(TEMPERATURES[city])})
             continue
-        print(choice.message.content)
+        print(choice.message.content or "(no answer)")
         break
 
 

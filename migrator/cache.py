@@ -1,0 +1,234 @@
+"""A cache of per-file results, so that a file already seen is not parsed again (as in ruff).
+
+An entry holds one candidate file's `SourceResult` under a key hashing everything that result
+depends on: the file's bytes and kind (its suffix), the tool's version, the source of the
+tool's own code and rules, the LibCST and Python versions, and every field of `Options`. A
+change to any of them changes the key, so a stale entry is never found. An entry that does not
+read back as a well-formed result for its key (truncated, edited, from another format) is
+ignored and later overwritten, and a result that the format cannot hold exactly is not stored:
+the cache never changes what a run reports. Entries are written atomically; a cache that cannot
+be written is skipped silently, since it only saves time.
+
+Where: `$MIGRATOR_CACHE_DIR` if set; else `.migrator_cache/` in the project root (the nearest
+folder up from the current directory with a `pyproject.toml` or `.git`, else the current
+directory); else, when that cannot be written, `migrator/` in the user cache folder.
+Delete the folder to empty the cache.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import enum
+import hashlib
+import importlib.util
+import json
+import os
+import sys
+import tempfile
+import typing
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Dict, Optional, Tuple
+
+import migrator
+from migrator.model import Finding, Options, SourceResult
+from migrator.registry import rules_folder
+
+FORMAT = 1  # the entry format; entries of another format are never read
+DIRECTORY_NAME = ".migrator_cache"
+ENVIRONMENT_VARIABLE = "MIGRATOR_CACHE_DIR"
+PROJECT_MARKERS = ("pyproject.toml", ".git")
+GITIGNORE = "# Created by migrator: this folder is a cache.\n*\n"
+CACHEDIR_TAG = (  # marks the folder as a cache for backup tools (https://bford.info/cachedir/)
+    "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# This file is a cache directory tag created by migrator.\n"
+)
+
+
+class Cache:
+    """Results by key, in `directory`, for runs with `options`."""
+
+    def __init__(self, directory: Path, options: Options) -> None:
+        self.directory = directory
+        self.options = options
+
+    def get(self, path: Path, source: bytes) -> Optional[SourceResult]:
+        """The stored result for this file content, or None if there is none to trust."""
+        key = self.key(path, source)
+        try:
+            return decode(json.loads(self._entry(key).read_bytes()), key, source)
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            return None  # missing or corrupt: as good as missing
+
+    def put(self, path: Path, source: bytes, result: SourceResult) -> None:
+        key = self.key(path, source)
+        try:
+            data = json.dumps(encode(result, key)).encode()
+            if decode(json.loads(data), key, source) != result:
+                return  # something this format cannot hold exactly: better not cached than wrong
+            self._write(self._entry(key), data)
+        except (OSError, ValueError, TypeError):
+            pass
+
+    def key(self, path: Path, source: bytes) -> str:
+        digest = hashlib.sha256(configuration_digest(self.options).encode())
+        digest.update(path.suffix.encode() + b"\0")
+        digest.update(source)
+        return digest.hexdigest()
+
+    def _entry(self, key: str) -> Path:
+        return self.directory / f"v{FORMAT}" / key[:2] / f"{key[2:]}.json"
+
+    def _write(self, target: Path, data: bytes) -> None:
+        if not (self.directory / "CACHEDIR.TAG").exists():
+            self.directory.mkdir(parents=True, exist_ok=True)
+            _write_atomic(self.directory / ".gitignore", GITIGNORE.encode())
+            _write_atomic(self.directory / "CACHEDIR.TAG", CACHEDIR_TAG.encode())
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _write_atomic(target, data)
+
+
+def open_cache(options: Options, start: Optional[Path] = None) -> Cache:
+    """The cache for runs with `options` started in `start` (the current directory)."""
+    return Cache(cache_directory(start or Path.cwd()), options)
+
+
+def cache_directory(start: Path) -> Path:
+    if os.environ.get(ENVIRONMENT_VARIABLE):
+        return Path(os.environ[ENVIRONMENT_VARIABLE])
+    directory = project_root(start) / DIRECTORY_NAME
+    writable = directory if directory.exists() else directory.parent
+    if os.access(writable, os.W_OK):
+        return directory
+    return user_cache_folder() / "migrator"
+
+
+def project_root(start: Path) -> Path:
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        if any((folder / marker).exists() for marker in PROJECT_MARKERS):
+            return folder
+    return start
+
+
+def user_cache_folder() -> Path:
+    if sys.platform == "win32":
+        return Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches"
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+
+
+# --- the key --------------------------------------------------------------------------------
+
+
+def configuration_digest(options: Options) -> str:
+    """What, besides a file's content, decides its result: the tool, its rules and the options."""
+    configuration = {
+        "format": FORMAT,
+        "version": migrator.__version__,
+        "code": code_digest(code_folders()),
+        "libcst": libcst_digest(),
+        "python": list(sys.version_info[:2]),
+        "options": {field.name: _canonical(getattr(options, field.name)) for field in dataclasses.fields(options)},
+    }
+    return hashlib.sha256(json.dumps(configuration, sort_keys=True).encode()).hexdigest()
+
+
+def code_folders() -> Tuple[Path, ...]:
+    """The tool's own package and its rules (a folder beside it in a checkout, inside it installed)."""
+    return tuple(sorted({Path(migrator.__file__).resolve().parent, rules_folder().resolve()}))
+
+
+@lru_cache(maxsize=None)
+def code_digest(folders: Tuple[Path, ...]) -> str:
+    """A hash of every Python file in `folders`: a changed rule or engine changes every key.
+
+    The version alone would not do in a checkout, where the code changes under one version.
+    """
+    digest = hashlib.sha256()
+    for folder in folders:
+        for file in sorted(folder.rglob("*.py")):
+            digest.update(f"{file.relative_to(folder).as_posix()}\0".encode())
+            digest.update(hashlib.sha256(file.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+@lru_cache(maxsize=None)
+def libcst_digest() -> str:
+    """LibCST's version, read without importing LibCST (which a cache hit should not pay for)."""
+    spec = importlib.util.find_spec("libcst")
+    if spec is None or spec.origin is None:
+        return "absent"
+    version_file = Path(spec.origin).parent / "_version.py"
+    content = version_file.read_bytes() if version_file.exists() else spec.origin.encode()
+    return hashlib.sha256(content).hexdigest()
+
+
+def _canonical(value: Any) -> Any:
+    """An option's value as JSON that is the same for equal values (sets sorted)."""
+    if isinstance(value, (set, frozenset)):
+        return sorted(_canonical(item) for item in value)
+    if isinstance(value, (list, tuple)):
+        return [_canonical(item) for item in value]
+    if isinstance(value, enum.Enum):
+        return value.value
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return repr(value)
+
+
+# --- entries --------------------------------------------------------------------------------
+
+RESULT_FIELDS = tuple(field.name for field in dataclasses.fields(SourceResult) if field.name != "source")
+
+
+def encode(result: SourceResult, key: str) -> Dict[str, Any]:
+    """An entry: the result without the source (the file has it) and the output only if it differs."""
+    entry: Dict[str, Any] = {name: getattr(result, name) for name in RESULT_FIELDS}
+    entry["output"] = base64.b64encode(result.output).decode("ascii") if result.changed else None
+    entry["findings"] = [dataclasses.asdict(finding) for finding in result.findings]
+    entry["key"] = key
+    return entry
+
+
+def decode(entry: Dict[str, Any], key: str, source: bytes) -> SourceResult:
+    """The result an entry holds; raises (KeyError, ValueError, TypeError) unless it is well formed."""
+    if entry.pop("key") != key:
+        raise ValueError("entry stored under another key")
+    output = entry.pop("output")
+    output = source if output is None else base64.b64decode(output.encode("ascii"), validate=True)
+    findings = [Finding(**_typed(Finding, fields)) for fields in entry.pop("findings")]
+    if set(entry) != set(RESULT_FIELDS) - {"output", "findings"}:
+        raise ValueError("entry has other fields than a result")
+    return SourceResult(source=source, output=output, findings=findings, **_typed(SourceResult, entry))
+
+
+def _typed(cls: type, fields: Dict[str, Any]) -> Dict[str, Any]:
+    """`fields` checked against `cls`'s annotations, enums restored from their values."""
+    hints = _type_hints(cls)
+    for name, value in fields.items():
+        hint = hints[name]
+        if isinstance(hint, type) and issubclass(hint, enum.Enum):
+            fields[name] = hint(value)
+        elif isinstance(hint, type) and not isinstance(value, hint):
+            raise TypeError(f"{name} should be {hint.__name__}")
+    return fields
+
+
+@lru_cache(maxsize=None)
+def _type_hints(cls: type) -> Dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _write_atomic(target: Path, data: bytes) -> None:
+    """Write through a temporary file in the same folder: a reader sees all of it or none."""
+    descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=".", suffix=".tmp")
+    try:
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(data)
+        os.replace(temporary, target)
+    except BaseException:
+        os.unlink(temporary)
+        raise

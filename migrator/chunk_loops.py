@@ -1,0 +1,748 @@
+"""Loops over a streamed Chat Completion, rewritten as loops over typed Responses events.
+
+A Chat stream yields chunks read through ``chunk.choices[0].delta``; a Responses stream yields
+events told apart by ``event.type``. A loop body migrates statement by statement: a statement
+that reads the chunk is put under the event that carries what it reads (its ``if`` test is
+replaced by the event test, or it is wrapped in one) and its reads are renamed. Statements that
+only hold a part of the chunk in a name (``delta = chunk.choices[0].delta``) are removed and the
+reads through that name renamed. Anything else blocks the call, with the reason.
+
+Three facts make this exact:
+
+- a Chat chunk that carries no text (the first, with the role; the one with the finish reason;
+  the usage chunk) has an empty or ``None`` content, so a statement that does nothing for an
+  empty text can run for the text deltas only;
+- the finish reason and the usage come once, at the end of a Chat stream; a Responses stream
+  ends with one ``response.completed`` or ``response.incomplete`` event that carries both;
+- how the text is cut into deltas is the service's choice in both APIs: the same text arrives.
+
+Tool-call deltas are left to a handler the rule ``stream_tool_calls`` passes in.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional, Union
+
+import libcst as cst
+
+from migrator.analysis import CallSite, ModuleAnalysis, ResultUse
+from migrator.rule import Block, UseRewrite
+from migrator.shapes import USAGE_FIELDS, code_of, dict_entries, is_constant, literal_string, one_line
+from migrator.streaming import (
+    MAYBE_NONE,
+    STRING,
+    STRONG,
+    WEAK,
+    EmptyText,
+    Gate,
+    Path,
+    Segment,
+    assemble,
+    chain_of,
+    if_chain,
+    in_order,
+    is_inside,
+    is_not_none_test,
+    keep,
+    named_reads,
+    remove,
+    retest,
+    spelled_names,
+    wrap,
+)
+
+# The events that carry what a loop reads.
+TEXT_GATE: Gate = ('{event}.type == "response.output_text.delta"',)
+FINISHED_GATE: Gate = ('{event}.type in ("response.completed", "response.incomplete")',)
+
+
+def _incomplete(reason: str) -> Gate:
+    return (
+        '{event}.type == "response.incomplete"',
+        "{event}.response.incomplete_details is not None",
+        '{event}.response.incomplete_details.reason == "%s"' % reason,
+    )
+
+
+# finish_reason == key -> the event that ends such a stream.
+FINISH_GATES: Dict[str, Gate] = {
+    "stop": ('{event}.type == "response.completed"',),
+    "length": _incomplete("max_output_tokens"),
+    "content_filter": _incomplete("content_filter"),
+}
+
+# What a loop reads from a chunk, as paths from the chunk.
+TEXT_PATHS = {"chat.completions.create": ("choices", 0, "delta", "content"), "completions.create": ("choices", 0, "text")}
+TOOL_CALLS = ("choices", 0, "delta", "tool_calls")
+FINISH_REASON = ("choices", 0, "finish_reason")
+USAGE = ("usage",)
+CHOICES = ("choices",)
+# Parts of a chunk a loop may hold in a name, only to read further into them.
+STRUCTURE = (("choices", 0), ("choices", 0, "delta"))
+# What the rewritten loop reads from an event.
+EVENT_FIELDS = frozenset({"type", "delta", "response", "item", "output_index"})
+# Names a loop variable may keep: they already say "event".
+EVENT_NAMES = frozenset({"event", "evt", "ev", "e"})
+
+
+class Kind(enum.Enum):
+    """What a read of the chunk is about."""
+
+    TEXT = "the text"
+    USAGE = "the usage"
+    FINISH = "the finish reason"
+    TOOL_CALLS = "the tool calls"
+    CHOICES = "whether the chunk has choices"
+    STRUCTURE = "a part of the chunk"
+
+
+def is_streamed(site: CallSite) -> bool:
+    """A ``create`` call with ``stream=True``: its result is a stream of chunks."""
+    stream = site.argument("stream")
+    return site.kind in TEXT_PATHS and stream is not None and is_constant(stream.value, "True")
+
+
+def includes_usage(site: CallSite) -> bool:
+    """Does the stream end with a usage chunk (``stream_options={"include_usage": True}``)?"""
+    options = site.argument("stream_options")
+    entries = dict_entries(options.value) if options is not None else None
+    return bool(entries) and "include_usage" in entries and is_constant(entries["include_usage"].value, "True")
+
+
+def event_name(analysis: ModuleAnalysis, loop: cst.For) -> str:
+    """``event`` for a loop variable named after chunks, unless the name is taken nearby."""
+    name = loop.target.value
+    if name in EVENT_NAMES:
+        return name
+    scope_node = analysis.enclosing(loop, (cst.FunctionDef, cst.Lambda)) or analysis.module
+    return name if spelled_names(scope_node, {"event"}) else "event"
+
+
+class ReadRewriter(cst.CSTTransformer):
+    """Renames reads of a chunk (or of names holding parts of it) in one pass, outermost first.
+
+    ``roots`` maps each name to the path it holds (``()`` for the chunk itself); ``mapping``
+    turns a path into the code that reads the same from the event, or None to leave it.
+    """
+
+    def __init__(self, roots: Dict[str, Path], mapping: Callable[[Path], Optional[str]]) -> None:
+        super().__init__()
+        self.roots = roots
+        self.mapping = mapping
+        self.replacements: Dict[cst.CSTNode, cst.BaseExpression] = {}
+
+    def _mapped(self, node: cst.CSTNode) -> Optional[str]:
+        chain = chain_of(node)
+        if chain is None or chain[0] not in self.roots:
+            return None
+        return self.mapping(self.roots[chain[0]] + chain[1])
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, (cst.Attribute, cst.Subscript, cst.Call, cst.Name)):
+            code = self._mapped(node)
+            if code is not None:
+                self.replacements[node] = cst.parse_expression(code)
+                return False
+        return True
+
+    def on_leave(self, original_node, updated_node):
+        if original_node in self.replacements:
+            return self.replacements.pop(original_node)
+        if isinstance(updated_node, cst.BooleanOperation):
+            return self._simplified(original_node, updated_node)
+        return updated_node
+
+    def _simplified(self, original: cst.BooleanOperation, updated: cst.BooleanOperation) -> cst.BaseExpression:
+        """``text or ""`` -> the event's text (never None); ``chunk.choices and x`` -> ``x``."""
+        if isinstance(updated.operator, cst.Or) and literal_string(updated.right) == "" and self._mapped(original.left):
+            return updated.left
+        chain = chain_of(updated.left)
+        if isinstance(updated.operator, cst.And) and chain is not None and chain[0] in self.roots:
+            if self.roots[chain[0]] + chain[1] == CHOICES:
+                return updated.right
+        return updated
+
+
+# -- the loop ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Read:
+    """One read of the chunk: directly, or through a name that holds a part of it."""
+
+    node: cst.BaseExpression  # the whole read: ``chunk.choices[0].delta.content``
+    path: Path  # from the chunk
+    kind: Optional[Kind]
+    statement: int  # the index of the loop-body statement it is in
+
+    @property
+    def code(self) -> str:
+        return one_line(code_of(self.node))
+
+
+@dataclass
+class Alias:
+    """``NAME = <part of the chunk>``, a statement of the loop body."""
+
+    target: cst.Name
+    path: Path
+    statement: cst.BaseStatement
+    text: Optional[str]  # for a name holding the text: MAYBE_NONE or STRING
+
+    @property
+    def name(self) -> str:
+        return self.target.value
+
+
+ToolCallHandler = Callable[["ChunkLoop", int, cst.BaseStatement], Union[Segment, Block]]
+
+
+class ChunkLoop:
+    """``for chunk in stream:`` over a streamed call, and how to make it a loop over events.
+
+    ``plan()`` decides; the rewrite it returns rebuilds the loop from the updated tree. Tool-call
+    deltas are left to ``tool_calls`` (the rule that migrates them), or block the call.
+    """
+
+    def __init__(self, use: ResultUse, site: CallSite, tool_calls: Optional[ToolCallHandler] = None) -> None:
+        self.site = site
+        self.analysis: ModuleAnalysis = site.analysis
+        self.loop: cst.For = use.parent
+        self.text_path: Path = TEXT_PATHS[site.kind]
+        self.tool_calls = tool_calls
+        self.include_usage = includes_usage(site)
+        self.body: List[cst.BaseStatement] = list(self.loop.body.body) if isinstance(self.loop.body, cst.IndentedBlock) else []
+        self.aliases: Dict[str, Alias] = {}
+        self.reads: List[Read] = []
+        self.extra_rewrites: List[UseRewrite] = []  # reads, after the loop, of the usage it stored
+        self.event = ""
+
+    @property
+    def variable(self) -> str:
+        return self.loop.target.value
+
+    @property
+    def reads_tool_calls(self) -> bool:
+        return any(read.kind == Kind.TOOL_CALLS for read in self.reads)
+
+    # -- deciding ----------------------------------------------------------------------------
+
+    def plan(self) -> Union[UseRewrite, Block]:
+        problem = self._check_shape()
+        if problem is None:
+            self._find_aliases()
+            problem = self._find_reads()
+        if problem is not None:
+            return Block(problem)
+        self.event = event_name(self.analysis, self.loop)
+        segments = self._segments()
+        if isinstance(segments, Block):
+            return segments
+        problem = self._check_final_order(segments)
+        if problem is not None:
+            return Block(problem)
+
+        def build(updated: cst.For) -> cst.For:
+            body = assemble(segments, list(updated.body.body), self._rewrite)
+            target = updated.target.with_changes(value=self.event)
+            return updated.with_changes(target=target, body=updated.body.with_changes(body=body))
+
+        leftover = self._chunk_reads_left(build(self.loop))
+        if leftover is not None:  # a read the statements above let through: never guess
+            return Block(f"`{one_line(code_of(leftover))}` has no equivalent in the events of a Responses stream")
+        return UseRewrite(target=self.loop, build=build, more=tuple(self.extra_rewrites))
+
+    def _chunk_reads_left(self, rebuilt: cst.For) -> Optional[cst.CSTNode]:
+        """A read of the chunk, or of a removed name holding part of it, left in the new loop."""
+        removed = {name for name, alias in self.aliases.items() if alias.text is None}
+        for name, parent in named_reads(rebuilt.body, {self.variable, self.event, *removed}):
+            read = parent if isinstance(parent, cst.Attribute) else name
+            if not (name.value == self.event and read is parent and parent.attr.value in EVENT_FIELDS):
+                return read
+        return None
+
+    def _check_shape(self) -> Optional[str]:
+        if not isinstance(self.loop.target, cst.Name):
+            return "the loop over the stream unpacks each chunk"
+        if not self.body:
+            return "the loop over the stream has a one-line body"
+        return None
+
+    def _find_aliases(self) -> None:
+        """Names the loop body assigns a part of the chunk to, at its top level (or under an
+        ``if chunk.choices:`` there)."""
+        for statement in self._alias_candidates():
+            small = statement.body[0]
+            value = small.value
+            text = None
+            if isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.Or) and literal_string(value.right) == "":
+                value, text = value.left, STRING
+            chain = chain_of(value)
+            if chain is not None and chain[0] == self.variable:
+                path = chain[1]
+            elif chain is not None and chain[0] in self.aliases and self.aliases[chain[0]].text is None:
+                path = self.aliases[chain[0]].path + chain[1]  # `content = delta.content`
+            else:
+                continue
+            if path == self.text_path:
+                text = text or (MAYBE_NONE if self.site.kind == "chat.completions.create" else STRING)
+            elif path not in STRUCTURE or text is not None:
+                continue
+            target = small.targets[0].target
+            self.aliases[target.value] = Alias(target, path, statement, text)
+
+    def _alias_candidates(self) -> List[cst.SimpleStatementLine]:
+        statements = list(self.body)
+        for statement in self.body:
+            if isinstance(statement, cst.If) and self._is_choices_test(statement.test):
+                statements += list(statement.body.body)
+        return [
+            s for s in statements
+            if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], cst.Assign)
+            and len(s.body[0].targets) == 1 and isinstance(s.body[0].targets[0].target, cst.Name)
+        ]
+
+    def _is_choices_test(self, node: cst.BaseExpression) -> bool:
+        chain = chain_of(node)
+        return chain is not None and chain[0] == self.variable and chain[1] == CHOICES
+
+    def _find_reads(self) -> Optional[str]:
+        names = {self.variable, *self.aliases}
+        expected = [self.loop.target] + [alias.target for alias in self.aliases.values()]
+        found = 0
+        for target in expected:
+            assignment = self.analysis.binding(target)
+            if assignment is None:
+                return f"`{target.value}` could not be followed"
+            for node in in_order(self.analysis, [access.node for access in assignment.references]):
+                problem = self._add_read(target, node)
+                if problem is not None:
+                    return problem
+                found += 1
+        if len(spelled_names(self.loop.body, names)) != found + len(self.aliases):
+            return f"a name in the loop body shadows `{self.variable}` or a name holding a part of it"
+        return None
+
+    def _add_read(self, target: cst.Name, node: cst.Name) -> Optional[str]:
+        name = target.value
+        statement = self._statement_index(node)
+        if statement is None:
+            return f"`{name}` is read after the loop, where it holds the last chunk's value"
+        alias = self.aliases.get(name)
+        if alias is not None and statement < self.body.index(self._top_statement(alias.statement)):
+            return f"`{name}` is read before it is assigned in the loop body"
+        if alias is not None and alias.text is not None:
+            self.reads.append(Read(node, self.text_path, Kind.TEXT, statement))
+            return None
+        use = self.analysis.use_of(node)
+        path = (alias.path if alias else ()) + use.path
+        if alias is None and self._is_structure_alias_value(use):
+            return None  # `delta = chunk.choices[0].delta`: removed, its reads are read as the chunk's
+        self.reads.append(Read(use.outer, path, self._kind(path), statement))
+        return None
+
+    def _is_structure_alias_value(self, use: ResultUse) -> bool:
+        statement = self.analysis.enclosing_statement(use.base)
+        return any(alias.statement is statement and alias.text is None for alias in self.aliases.values())
+
+    def _kind(self, path: Path) -> Optional[Kind]:
+        if path[: len(self.text_path)] == self.text_path:
+            return Kind.TEXT
+        if path[: len(TOOL_CALLS)] == TOOL_CALLS:
+            return Kind.TOOL_CALLS
+        if path == FINISH_REASON:
+            return Kind.FINISH
+        if path[:1] == USAGE:
+            return Kind.USAGE
+        if path == CHOICES:
+            return Kind.CHOICES
+        if path in STRUCTURE:
+            return Kind.STRUCTURE
+        return None
+
+    def _statement_index(self, node: cst.CSTNode) -> Optional[int]:
+        top = self._top_statement(node)
+        return self.body.index(top) if top is not None else None
+
+    def _top_statement(self, node: cst.CSTNode) -> Optional[cst.BaseStatement]:
+        """The statement of the loop body that contains ``node``; None outside the body."""
+        parent = self.analysis.parents.get(node)
+        while parent is not None and parent is not self.loop.body:
+            node, parent = parent, self.analysis.parents.get(parent)
+        return node if parent is self.loop.body else None
+
+    # -- statement by statement ------------------------------------------------------------
+
+    def reads_in(self, node: cst.CSTNode) -> List[Read]:
+        return [read for read in self.reads if is_inside(self.analysis, read.node, node)]
+
+    def _segments(self) -> Union[List[Segment], Block]:
+        """Plan the loop body statement by statement; consecutive text statements go together."""
+        segments: List[Segment] = []
+        text_run: List[int] = []
+        for index, statement in enumerate(self.body):
+            outcome = self._statement_segment(index, statement)
+            if isinstance(outcome, Block):
+                return outcome
+            if outcome == Kind.TEXT:
+                text_run.append(index)
+                continue
+            if text_run:
+                run = self._text_run(text_run)
+                if isinstance(run, Block):
+                    return run
+                segments.append(run)
+                text_run = []
+            segments.append(outcome)
+        if text_run:
+            run = self._text_run(text_run)
+            if isinstance(run, Block):
+                return run
+            segments.append(run)
+        return segments
+
+    def _statement_segment(self, index: int, statement: cst.BaseStatement) -> Union[Segment, Kind, Block]:
+        """The segment for one statement, or Kind.TEXT for one that joins a run of text statements."""
+        if any(alias.statement is statement and alias.text is None for alias in self.aliases.values()):
+            return Segment([index], remove())
+        if self._is_skip_without_choices(statement) or self._is_choices_block(statement):
+            return self._choices_segment(index, statement)
+        reads = self.reads_in(statement)
+        unknown = next((read for read in reads if read.kind is None), None)
+        if unknown is not None:
+            return Block(f"`{unknown.code}` has no equivalent in the events of a Responses stream")
+        kinds = {read.kind for read in reads} - {Kind.CHOICES}
+        if not reads:
+            if isinstance(statement, cst.SimpleStatementLine) and all(isinstance(s, cst.Pass) for s in statement.body):
+                return Segment([index], keep())
+            return Block(
+                f"`{one_line(code_of(statement))}` runs once per chunk in the loop over the stream, and a"
+                " Responses stream sends a different number of events"
+            )
+        if Kind.TOOL_CALLS in kinds:
+            if self.tool_calls is None:
+                return Block("the loop collects tool-call deltas, which rule `stream_tool_calls` migrates")
+            return self.tool_calls(self, index, statement)
+        if len(kinds) > 1:
+            names = " and ".join(sorted(kind.value for kind in kinds))
+            return Block(f"`{one_line(code_of(statement))}` reads {names} of a chunk at once")
+        problem = self._check_choices_reads(reads)
+        if problem is not None:
+            return Block(problem)
+        if not kinds:
+            return Block(f"`{one_line(code_of(statement))}` tests the chunk's choices in a way the tool cannot map")
+        (kind,) = kinds
+        if kind == Kind.STRUCTURE:
+            read = next(read for read in reads if read.kind == Kind.STRUCTURE)
+            return Block(f"`{read.code}` is used other than by reading further into it")
+        if kind == Kind.TEXT:
+            return self.check_choices_tested(reads) or Kind.TEXT
+        if kind == Kind.USAGE:
+            return self._usage_segment(index, statement, reads)
+        return self._finish_segment(index, statement, reads)
+
+    # ``chunk.choices`` tested for emptiness, and ``chunk.choices[0]`` on the usage chunk
+
+    def _check_choices_reads(self, reads: List[Read]) -> Optional[str]:
+        for read in reads:
+            if read.kind == Kind.CHOICES and not self._is_choices_guard(read.node):
+                return f"`{read.code}` is used other than to test whether the chunk has choices"
+        return None
+
+    def _is_choices_guard(self, node: cst.CSTNode) -> bool:
+        parent = self.analysis.parents.get(node)
+        if isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.And) and parent.left is node:
+            return True
+        if isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not):
+            return isinstance(self.analysis.parents.get(parent), cst.If)
+        return isinstance(parent, cst.If) and parent.test is node
+
+    def check_choices_tested(self, reads: List[Read]) -> Optional[Block]:
+        """With ``include_usage`` the last chunk has no choices: ``chunk.choices[0]`` fails there."""
+        if not self.include_usage:
+            return None
+        for read in reads:
+            if read.kind != Kind.CHOICES and not self._choices_checked(read.node):
+                return Block(
+                    f"`{read.code}` fails on the usage chunk, which has no choices: test `chunk.choices` first"
+                )
+        return None
+
+    def _choices_checked(self, node: cst.CSTNode) -> bool:
+        """Is ``node`` read only after a test that the chunk has choices?"""
+        child, parent = node, self.analysis.parents.get(node)
+        while parent is not None and parent is not self.loop:
+            if isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.And) and child is parent.right:
+                if self._is_choices_test(parent.left):
+                    return True
+            if isinstance(parent, cst.If) and child is parent.body:
+                test = parent.test
+                if self._is_choices_test(test) or (
+                    isinstance(test, cst.BooleanOperation) and self._is_choices_test(test.left)
+                ):
+                    return True
+            child, parent = parent, self.analysis.parents.get(parent)
+        index = self._statement_index(node)
+        return any(self._is_skip_without_choices(self.body[i]) for i in range(index))
+
+    def _is_skip_without_choices(self, statement: cst.BaseStatement) -> bool:
+        """``if not chunk.choices: continue``."""
+        if not (isinstance(statement, cst.If) and statement.orelse is None):
+            return False
+        test = statement.test
+        body = statement.body.body
+        return (
+            isinstance(test, cst.UnaryOperation)
+            and isinstance(test.operator, cst.Not)
+            and self._is_choices_test(test.expression)
+            and len(body) == 1
+            and isinstance(body[0], cst.SimpleStatementLine)
+            and len(body[0].body) == 1
+            and isinstance(body[0].body[0], cst.Continue)
+        ) or (
+            isinstance(statement.body, cst.SimpleStatementSuite)
+            and isinstance(test, cst.UnaryOperation)
+            and self._is_choices_test(test.expression)
+            and len(statement.body.body) == 1
+            and isinstance(statement.body.body[0], cst.Continue)
+        )
+
+    def _choices_segment(self, index: int, statement: cst.BaseStatement) -> Union[Segment, Block]:
+        """``if not chunk.choices: continue`` is dropped; ``if chunk.choices:`` over text
+        statements becomes the text event's test."""
+        if self._is_skip_without_choices(statement):
+            later_usage = [r for r in self.reads if r.statement > index and r.kind == Kind.USAGE]
+            if later_usage:
+                return Block(f"`{later_usage[0].code}` is read after `if not chunk.choices: continue`, which skips the usage chunk")
+            return Segment([index], remove())
+        return self._choices_block(index, statement)
+
+    def _is_choices_block(self, statement: cst.BaseStatement) -> bool:
+        """``if chunk.choices:`` (no ``else``), around statements that read the text."""
+        return isinstance(statement, cst.If) and statement.orelse is None and self._is_choices_test(statement.test)
+
+    def _choices_block(self, index: int, statement: cst.If) -> Union[Segment, Block]:
+        inner: List[Segment] = []
+        text: List[cst.BaseStatement] = []
+        for position, nested in enumerate(statement.body.body):
+            if any(alias.statement is nested and alias.text is None for alias in self.aliases.values()):
+                inner.append(Segment([position], remove()))
+                continue
+            kinds = {read.kind for read in self.reads_in(nested)} - {Kind.CHOICES}
+            if kinds != {Kind.TEXT}:
+                return Block(f"`{one_line(code_of(nested))}` under `if chunk.choices:` does not only read the text")
+            inner.append(Segment([position], keep()))
+            text.append(nested)
+        problem = self._empty_text().reason(text)
+        if problem is not None:
+            return Block(problem)
+        return Segment([index], retest([TEXT_GATE], self.event, inner))
+
+    # text
+
+    def _text_of(self, node: cst.BaseExpression) -> Optional[str]:
+        chain = chain_of(node)
+        if chain is None:
+            return None
+        root, path = chain
+        if root == self.variable and path == self.text_path:
+            return MAYBE_NONE if self.site.kind == "chat.completions.create" else STRING
+        alias = self.aliases.get(root)
+        if alias is not None and alias.text is None and alias.path + path == self.text_path:
+            return MAYBE_NONE if self.site.kind == "chat.completions.create" else STRING
+        if alias is not None and alias.text is not None and not path:
+            return alias.text
+        return None
+
+    def _empty_text(self) -> EmptyText:
+        text_aliases = [name for name, alias in self.aliases.items() if alias.text is not None]
+        return EmptyText(
+            self._text_of,
+            guard=self._is_choices_test,
+            aliases=text_aliases,
+            where="for the chunks that carry no text (the first and the last), which a Responses stream does not send",
+        )
+
+    def _text_run(self, indexes: List[int]) -> Union[Segment, Block]:
+        """Consecutive text statements: a lone ``if <text is there>:`` gets the text event as its
+        test; otherwise they go under it, if they do nothing without text."""
+        statements = [self.body[index] for index in indexes]
+        first = statements[0]
+        check = self._empty_text()
+        if len(statements) == 1 and isinstance(first, cst.If) and first.orelse is None:
+            presence = check.presence(first.test, pure=True)
+            if presence == STRONG:
+                return Segment(indexes, retest([TEXT_GATE], self.event))
+            if presence == WEAK:
+                problem = check.reason([first])
+                return Block(problem) if problem else Segment(indexes, retest([TEXT_GATE], self.event))
+        problem = check.reason(statements)
+        return Block(problem) if problem else Segment(indexes, wrap(TEXT_GATE, self.event))
+
+    # usage
+
+    def _usage_segment(self, index: int, statement: cst.BaseStatement, reads: List[Read]) -> Union[Segment, Block]:
+        if not self.include_usage:
+            return Block(
+                '`chunk.usage` is only sent with `stream_options={"include_usage": True}`; without it the'
+                " original never sees the usage that a Responses stream always sends"
+            )
+        if isinstance(statement, cst.If) and statement.orelse is None and self._is_usage_test(statement.test):
+            # The usage test stays: it tells the type checker the usage is there.
+            problem = self._check_usage_reads(reads, guarded=True)
+            return Block(problem) if problem else Segment([index], retest([FINISHED_GATE], self.event, keep=True))
+        if not self._is_usage_assignment(statement):
+            return Block(f"`{one_line(code_of(statement))}` reads the usage of every chunk, which only the last one has")
+        problem = self._check_usage_reads(reads, guarded=False)
+        return Block(problem) if problem else Segment([index], wrap(FINISHED_GATE, self.event))
+
+    def _is_usage_assignment(self, statement: cst.BaseStatement) -> bool:
+        """``usage = chunk.usage``: the name ends up holding the last chunk's usage."""
+        if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
+            return False
+        small = statement.body[0]
+        chain = chain_of(small.value) if isinstance(small, cst.Assign) else None
+        return chain == (self.variable, USAGE)
+
+    def _is_usage_test(self, test: cst.BaseExpression) -> bool:
+        if is_not_none_test(test):
+            test = test.left
+        chain = chain_of(test)
+        return chain is not None and chain[0] == self.variable and chain[1] == USAGE
+
+    def _check_usage_reads(self, reads: List[Read], guarded: bool) -> Optional[str]:
+        """Reads of the usage: field reads with a Responses name (under a usage test), and the
+        usage object stored in a name that only code after the loop reads."""
+        for read in reads:
+            if read.path[1:] in USAGE_FIELDS and guarded:
+                continue
+            parent = self.analysis.parents.get(read.node)
+            if read.path == USAGE and isinstance(parent, cst.If) and parent.test is read.node:
+                continue
+            if read.path == USAGE and is_not_none_test(parent) and parent.left is read.node:
+                continue
+            if read.path == USAGE and isinstance(parent, cst.Assign) and parent.value is read.node:
+                problem = self._follow_stored_usage(parent)
+                if problem is not None:
+                    return problem
+                continue
+            return f"`{read.code}` has no equivalent on the usage of a Response"
+        return None
+
+    def _follow_stored_usage(self, assign: cst.Assign) -> Optional[str]:
+        """``usage = chunk.usage``: the reads of ``usage`` after the loop get the Responses names."""
+        target = assign.targets[0].target if len(assign.targets) == 1 else None
+        if not isinstance(target, cst.Name):
+            return "the usage is stored in something other than a plain name"
+        assignment = self.analysis.binding(target)
+        if assignment is None:
+            return f"`{target.value}` could not be followed"
+        accesses = {access.node: access for access in assignment.references}
+        for node in in_order(self.analysis, accesses):
+            access = accesses[node]
+            if is_inside(self.analysis, access.node, self.loop):
+                return f"`{target.value}` is read inside the loop, where it would hold the usage at other times"
+            others = [
+                other for other in access.referents
+                if other is not assignment and not _assigns_none(self.analysis, other)
+            ]
+            if others:
+                return f"`{target.value}` may also hold a value assigned elsewhere"
+            rewrite = _usage_read_rewrite(self.analysis.use_of(access.node))
+            if isinstance(rewrite, str):
+                return rewrite
+            if rewrite is not None:
+                self.extra_rewrites.append(rewrite)
+        return None
+
+    # finish reason
+
+    def _finish_segment(self, index: int, statement: cst.BaseStatement, reads: List[Read]) -> Union[Segment, Block]:
+        if self.include_usage and not all(self._choices_checked(r.node) for r in reads if r.kind == Kind.FINISH):
+            return Block("the finish reason is read without testing `chunk.choices`, which the usage chunk does not have")
+        branches = if_chain(statement)
+        if branches is None:
+            return Block(f"`{one_line(code_of(statement))}` uses the finish reason other than in `if` tests")
+        tests = [branch.test for branch in branches]
+        for read in reads:
+            if not any(is_inside(self.analysis, read.node, test) for test in tests):
+                return Block(f"`{read.code}` is used other than in an `if` test, and a Responses stream has no finish reason")
+        gates = []
+        for test in tests:
+            gate = self._finish_gate(test)
+            if isinstance(gate, Block):
+                return gate
+            gates.append(gate)
+        return Segment([index], retest(gates, self.event))
+
+    def _finish_gate(self, test: cst.BaseExpression) -> Union[Gate, Block]:
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And) and self._is_choices_test(test.left):
+            test = test.right
+        if self._is_finish_read(test) or (is_not_none_test(test) and self._is_finish_read(test.left)):
+            return FINISHED_GATE
+        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and self._is_finish_read(test.left)):
+            return Block(f"`{one_line(code_of(test))}` tests the finish reason in a way the tool cannot map")
+        comparison = test.comparisons[0]
+        reason = literal_string(comparison.comparator)
+        if not isinstance(comparison.operator, cst.Equal) or reason not in FINISH_GATES:
+            return Block(f"`{one_line(code_of(test))}` has no Responses event to match: only `== \"stop\"`, `\"length\"` and `\"content_filter\"` do")
+        if reason == "stop" and any(self.site.has_argument(name) for name in ("tools", "functions")):
+            return Block('with tools, `finish_reason == "stop"` has no exact Responses equivalent')
+        return FINISH_GATES[reason]
+
+    def _is_finish_read(self, node: cst.BaseExpression) -> bool:
+        return any(read.node is node and read.kind == Kind.FINISH for read in self.reads)
+
+    def _check_final_order(self, segments: List[Segment]) -> Optional[str]:
+        """The usage chunk comes after the finish reason in Chat; in Responses both come with
+        the last event, so a usage statement must not run before a finish-reason one."""
+        usage_seen = None
+        for read in sorted(self.reads, key=lambda r: r.statement):
+            if read.kind == Kind.USAGE and usage_seen is None:
+                usage_seen = read
+            if read.kind == Kind.FINISH and usage_seen is not None and read.statement > usage_seen.statement:
+                return f"`{usage_seen.code}` is read before the finish reason, but Chat sends the usage last"
+        return None
+
+    # building
+
+    def _rewrite(self, statement: cst.BaseStatement) -> cst.BaseStatement:
+        roots = {self.variable: ()}
+        roots.update({name: alias.path for name, alias in self.aliases.items() if alias.text is None})
+        return statement.visit(ReadRewriter(roots, self._event_code))
+
+    def _event_code(self, path: Path) -> Optional[str]:
+        event = self.event
+        if path == self.text_path:
+            return f"{event}.delta"
+        if path == USAGE:
+            return f"{event}.response.usage"
+        if path[:1] == USAGE and path[1:] in USAGE_FIELDS:
+            return f"{event}.response.usage.{USAGE_FIELDS[path[1:]]}"
+        return None
+
+
+def _assigns_none(analysis: ModuleAnalysis, assignment) -> bool:
+    """``usage = None`` before the loop does not make ``usage`` hold anything else."""
+    node = getattr(assignment, "node", None)
+    parent = analysis.parents.get(node) if node is not None else None
+    return isinstance(parent, cst.AssignTarget) and is_constant(analysis.parents[parent].value, "None")
+
+
+def _usage_read_rewrite(use: ResultUse) -> Union[UseRewrite, str, None]:
+    """A read of a stored Chat usage, made a read of a Responses usage: a rewrite, nothing to
+    change (a test of the usage itself), or why it cannot be done."""
+    for fields, name in USAGE_FIELDS.items():
+        if use.startswith(*fields):
+            return use.replace(len(fields), f"{{base}}.{name}")
+    parent = use.parent
+    if not use.path and (
+        isinstance(parent, (cst.If, cst.While, cst.IfExp, cst.BooleanOperation))
+        or (isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not))
+        or is_not_none_test(parent)
+        or (isinstance(parent, cst.Comparison) and isinstance(parent.comparisons[0].operator, cst.Is))
+    ):
+        return None
+    return f"the stored usage is used as `{use.code}`, which has no equivalent on the usage of a Response"

@@ -1,0 +1,277 @@
+"""Function-calling shapes that several rules share: tool definitions, tool choices, and the
+expressions that find the function calls in a Response.
+
+| Chat Completions | Responses |
+|---|---|
+| `{"type": "function", "function": {"name", "description", "parameters", "strict"}}` | `{"type": "function", "name", "description", "parameters", "strict"}` |
+| legacy `functions=[{"name", "description", "parameters"}]` item | the same flat tool |
+| `tool_choice={"type": "function", "function": {"name": x}}` | `{"type": "function", "name": x}` |
+| legacy `function_call={"name": x}` | `{"type": "function", "name": x}` |
+
+Chat function tools are not strict unless they say so; Responses function tools are strict by
+default, so a definition without ``strict`` gets ``"strict": False``.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Set, Union
+
+import libcst as cst
+import libcst.matchers as m
+
+from migrator.analysis import CallSite
+from migrator.rule import Block, UseRewrite
+from migrator.shapes import code_of, dict_entries, lifted, literal_string, needs_parentheses, one_line, separator, string_like
+
+# Every function call of a Response, and whether there is one. ``{base}`` is the Response.
+FUNCTION_CALLS = '[item for item in {base}.output if item.type == "function_call"]'
+HAS_FUNCTION_CALL = 'any(item.type == "function_call" for item in {base}.output)'
+
+FUNCTION_KEYS = frozenset({"name", "description", "parameters", "strict"})
+LEGACY_FUNCTION_KEYS = frozenset({"name", "description", "parameters"})
+TOOL_CHOICE_MODES = frozenset({"auto", "none", "required"})
+LEGACY_FUNCTION_CALL_MODES = frozenset({"auto", "none"})
+CHAT_STRICT_DEFAULT = "False"
+
+
+def flat_tool(tool: cst.BaseExpression) -> Union[cst.Dict, Block]:
+    """``{"type": "function", "function": {...}}`` -> ``{"type": "function", ...}``."""
+    entries = dict_entries(tool)
+    shown = f"`{one_line(code_of(tool), limit=40)}`"
+    if entries is None:
+        return Block(f"the tool {shown} is not a dict literal the tool can read")
+    kind = literal_string(entries["type"].value) if "type" in entries else None
+    if kind != "function" or set(entries) != {"type", "function"}:
+        return Block(f"the tool {shown} is not a function tool the tool can map")
+    function = _function_entries(entries["function"].value, FUNCTION_KEYS)
+    if isinstance(function, Block):
+        return function
+    assert isinstance(tool, cst.Dict)
+    flat = lifted(tool, entries["function"], added=_strict_default(function))
+    if flat is None:
+        return Block(f"a comment inside the tool {shown} would be lost; move it out of the nested dict")
+    return flat
+
+
+def flat_legacy_function(function: cst.BaseExpression) -> Union[cst.Dict, Block]:
+    """A legacy ``functions=`` item ``{"name", ...}`` -> ``{"type": "function", "name", ...}``."""
+    entries = _function_entries(function, LEGACY_FUNCTION_KEYS)
+    if isinstance(entries, Block):
+        return entries
+    assert isinstance(function, cst.Dict)
+    name = entries["name"]
+    kind = cst.DictElement(key=string_like(name.key, "type"), value=string_like(name.value, "function"))
+    comma = separator(function)
+    *body, last = function.elements
+    tail = [last]
+    if "strict" not in entries:
+        tail = [last.with_changes(comma=comma), *(e.with_changes(comma=last.comma) for e in _strict_default(entries))]
+    return function.with_changes(elements=[kind.with_changes(comma=comma), *body, *tail])
+
+
+def _strict_default(function: Dict[str, cst.DictElement]) -> List[cst.DictElement]:
+    """``"strict": False`` when the function does not say: Chat's default, not the Responses one."""
+    if "strict" in function:
+        return []
+    return [cst.DictElement(key=string_like(function["name"].key, "strict"), value=cst.Name(CHAT_STRICT_DEFAULT))]
+
+
+def flat_tool_choice(choice: cst.BaseExpression) -> Union[cst.BaseExpression, Block]:
+    """``"auto"`` / ``"none"`` / ``"required"`` unchanged; a named function made flat."""
+    if literal_string(choice) in TOOL_CHOICE_MODES:
+        return choice
+    entries = dict_entries(choice)
+    shown = f"`tool_choice={_code(choice)}`"
+    if entries is None or set(entries) != {"type", "function"} or literal_string(entries["type"].value) != "function":
+        return Block(f"{shown} is not a mode or a named function the tool can map")
+    function = dict_entries(entries["function"].value)
+    if function is None or set(function) != {"name"}:
+        return Block(f"{shown} does not name its function in a dict literal the tool can read")
+    assert isinstance(choice, cst.Dict)
+    wrapper = entries["function"]
+    name = function["name"].with_changes(comma=wrapper.comma)
+    return choice.with_changes(elements=[name if e is wrapper else e for e in choice.elements])
+
+
+def tool_choice_of_function_call(choice: cst.BaseExpression) -> Union[cst.BaseExpression, Block]:
+    """Legacy ``function_call``: ``"auto"`` / ``"none"`` unchanged, ``{"name": x}`` named."""
+    if literal_string(choice) in LEGACY_FUNCTION_CALL_MODES:
+        return choice
+    entries = dict_entries(choice)
+    if entries is None or set(entries) != {"name"}:
+        return Block(f"`function_call={_code(choice)}` is not a mode or a named function the tool can map")
+    assert isinstance(choice, cst.Dict)
+    name = entries["name"]
+    kind = cst.DictElement(key=string_like(name.key, "type"), value=string_like(name.value, "function"))
+    return choice.with_changes(elements=[kind.with_changes(comma=separator(choice)), *choice.elements])
+
+
+def _function_entries(function: cst.BaseExpression, keys: frozenset) -> Union[Dict[str, cst.DictElement], Block]:
+    entries = dict_entries(function)
+    shown = f"`{one_line(code_of(function), limit=40)}`"
+    if entries is None:
+        return Block(f"the function {shown} is not a dict literal the tool can read")
+    unknown = sorted(set(entries) - keys)
+    if unknown:
+        return Block(f"the function {shown} has {', '.join(f'`{k}`' for k in unknown)}, which the tool cannot map")
+    if "name" not in entries:
+        return Block(f"the function {shown} has no `name`")
+    if "parameters" not in entries:
+        # Chat reads a missing schema as "no parameters"; the Responses API requires one.
+        return Block(f"the function {shown} has no `parameters`, which Responses function tools require")
+    return entries
+
+
+def is_truth_test(node: cst.CSTNode, analysis) -> bool:
+    """Is ``node`` only tested for truth (``if x:``, ``not x``, ``x and y`` in a test)?"""
+    parent = analysis.parents.get(node)
+    if isinstance(parent, (cst.If, cst.While, cst.IfExp, cst.Assert)):
+        return parent.test is node
+    if isinstance(parent, cst.CompIf):
+        return True
+    if isinstance(parent, cst.UnaryOperation):
+        return isinstance(parent.operator, cst.Not)
+    if isinstance(parent, cst.BooleanOperation):  # its value is an operand: tested only if it is
+        return is_truth_test(parent, analysis)
+    return False
+
+
+def none_test(node: cst.CSTNode, analysis) -> Optional[bool]:
+    """For ``node is None`` True, for ``node is not None`` False, otherwise None."""
+    parent = analysis.parents.get(node)
+    if not (isinstance(parent, cst.Comparison) and parent.left is node and len(parent.comparisons) == 1):
+        return None
+    comparison = parent.comparisons[0]
+    if not m.matches(comparison.comparator, m.Name("None")):
+        return None
+    if isinstance(comparison.operator, cst.Is):
+        return True
+    return False if isinstance(comparison.operator, cst.IsNot) else None
+
+
+def replaced(use, length: int, template: str, analysis, target: Optional[cst.CSTNode] = None) -> Union[UseRewrite, Block]:
+    """``use.replace(...)``, the template's string literals in a quote that can stand where the
+    use does (inside an f-string, not the f-string's own)."""
+    quote = analysis.free_quote(use.outer)
+    if quote is None:
+        return Block(f"`{use.code}` sits in f-strings that take both quotes, so the rewrite's strings cannot go there")
+    return use.replace(length, template.replace('"', quote), target)
+
+
+def presence_test(use, length: int, analysis) -> Union[UseRewrite, Block, None]:
+    """A test of whether the model called a function, read as ``use.path[:length]`` (the tool
+    calls, or the legacy function call, both ``None`` without a call): tested for truth, or
+    compared with ``None``; None for any other use."""
+    if is_truth_test(use.outer, analysis):
+        return replaced(use, length, HAS_FUNCTION_CALL, analysis)
+    absent = none_test(use.outer, analysis)
+    if absent is None:
+        return None
+    if not absent:
+        return replaced(use, length, HAS_FUNCTION_CALL, analysis, target=use.parent)
+    template = f"not {HAS_FUNCTION_CALL}"
+    template = f"({template})" if needs_parentheses(use.grandparent) else template
+    return replaced(use, length, template, analysis, target=use.parent)
+
+
+def used_in(use, analysis) -> str:
+    """The code around a read, for a message: the call it is passed to, or what contains it."""
+    around = analysis.parents.get(use.parent) if isinstance(use.parent, cst.Arg) else use.parent
+    return _code(around if around is not None else use.outer)
+
+
+def content_may_be_none(use, site: CallSite) -> bool:
+    """Can the message content read by ``use`` be ``None`` because the model only called tools?
+
+    Chat's content is then ``None`` where ``output_text`` is ``""``. Not when the call cannot make
+    tool calls, when the content is only tested for truth or read as ``content or default``, or
+    when it is read only where the same response has no tool calls (``if not message.tool_calls:``,
+    the ``else`` of ``if message.tool_calls:``, or after ``if message.tool_calls: ... continue``).
+    """
+    if not _may_call_tools(site):
+        return False
+    node = use.outer
+    parent = site.analysis.parents.get(node)
+    if is_truth_test(node, site.analysis) or (
+        isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.Or) and parent.left is node
+    ):
+        return False
+    return not _only_without_tool_calls(node, site)
+
+
+def _may_call_tools(site: CallSite) -> bool:
+    for tools, choice in (("tools", "tool_choice"), ("functions", "function_call")):
+        argument = site.argument(tools)
+        if argument is not None and not (isinstance(argument.value, cst.List) and not argument.value.elements):
+            chosen = site.argument(choice)
+            if chosen is None or literal_string(chosen.value) != "none":
+                return True
+    return False
+
+
+def _only_without_tool_calls(node: cst.CSTNode, site: CallSite) -> bool:
+    analysis = site.analysis
+    tests = {
+        use.outer
+        for use in analysis.trace_result(site.call).uses
+        if use.path[:3] == ("choices", 0, "message") and use.path[3:] in (("tool_calls",), ("function_call",))
+        and analysis.positions[use.outer].start.line > site.position.start.line
+    }
+    child, parent = node, analysis.parents.get(node)
+    while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+        if isinstance(parent, cst.If):
+            if child is parent.body and _tests_calls(parent.test, tests, present=False):
+                return True
+            if child is parent.orelse and _tests_calls(parent.test, tests, present=True):
+                return True
+        if isinstance(parent, (cst.IndentedBlock, cst.Module)):
+            for earlier in parent.body[: list(parent.body).index(child)]:
+                if _leaves_when_calls(earlier, tests) or _loops_until_no_calls(earlier, tests, analysis):
+                    return True
+        child, parent = parent, analysis.parents.get(parent)
+    return False
+
+
+def _tests_calls(test: cst.BaseExpression, tests: Set[cst.CSTNode], present: bool) -> bool:
+    """Is ``test`` ``message.tool_calls`` (``present``) or ``not message.tool_calls``?"""
+    if present:
+        return test in tests
+    return isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) and test.expression in tests
+
+
+def _leaves_when_calls(statement: cst.CSTNode, tests: Set[cst.CSTNode]) -> bool:
+    """``if message.tool_calls: ...`` ending in ``continue`` / ``break`` / ``return`` / ``raise``."""
+    if not (isinstance(statement, cst.If) and statement.orelse is None and _tests_calls(statement.test, tests, present=True)):
+        return False
+    last = statement.body.body[-1]
+    if isinstance(last, cst.SimpleStatementLine):
+        last = last.body[-1]
+    return isinstance(last, (cst.Continue, cst.Break, cst.Return, cst.Raise))
+
+
+def _loops_until_no_calls(statement: cst.CSTNode, tests: Set[cst.CSTNode], analysis) -> bool:
+    """``while True:`` left only by a ``break`` under ``if not message.tool_calls:``."""
+    if not (isinstance(statement, cst.While) and m.matches(statement.test, m.Name("True"))):
+        return False
+    breaks = [node for node in _own_statements(statement.body) if isinstance(node, cst.Break)]
+    for leave in breaks:
+        body = analysis.parents.get(leave)  # a one-line ``if x: break``, or the line in a block
+        if isinstance(body, cst.SimpleStatementLine):
+            body = analysis.parents.get(body)
+        condition = analysis.parents.get(body)
+        if not (isinstance(condition, cst.If) and condition.body is body and _tests_calls(condition.test, tests, present=False)):
+            return False
+    return bool(breaks)
+
+
+def _own_statements(node: cst.CSTNode):
+    """The nodes of a loop body, not looking into nested loops or functions (their ``break``s
+    are theirs)."""
+    for child in node.children:
+        yield child
+        if not isinstance(child, (cst.For, cst.While, cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            yield from _own_statements(child)
+
+
+def _code(node: cst.CSTNode) -> str:
+    return one_line(code_of(node), limit=40)

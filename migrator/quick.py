@@ -1,0 +1,54 @@
+"""The `migrator` command: answers `migrator check FILE.py...` itself when no file can have a finding.
+
+pre-commit runs `migrator check` on the files of every commit, and almost none of them mention
+the OpenAI SDK. The full command line costs many times Python's own start-up (typer imports
+pydantic and builds a validator per option, rich loads its styles), while deciding that no file
+is a candidate costs a read of each. So a `check` given only `.py` files and no option is tried
+here first, with nothing but discovery and the prefilter loaded. Anything else (another
+command, an option, a notebook, a file that is a candidate or cannot be read) goes to
+`migrator.cli`, which starts over: what it prints is then all there is.
+
+What this prints must stay what `migrator.cli` prints for the same run: tests/test_quick.py
+compares the two. A new option or configuration that changes `check`'s output for files with
+nothing to report must make `quick_check` decline.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional, Sequence
+
+
+def main() -> None:
+    code = quick_check(sys.argv[1:])
+    if code is not None:
+        sys.exit(code)
+    from migrator.cli import main as full_main
+
+    full_main()
+
+
+def quick_check(arguments: Sequence[str]) -> Optional[int]:
+    """`check`'s exit code, having printed its output, when the run can be decided here; else None."""
+    command, *paths = arguments or [""]
+    if command != "check" or not paths or any(path.startswith("-") or not path.endswith(".py") for path in paths):
+        return None
+    from migrator.discovery import discover
+    from migrator.prefilter import is_candidate, needed_texts
+    from migrator.source import SourceError, read_source
+
+    needs = needed_texts()
+    files = 0
+    for item in discover([Path(path) for path in paths]):
+        if not isinstance(item, Path):
+            return None  # a path that cannot be processed: the full command reports it
+        try:
+            if is_candidate(read_source(item), needs):
+                return None
+        except SourceError:
+            return None
+        files += 1
+    noun = "file" if files == 1 else "files"
+    sys.stderr.write(f"{files} {noun} scanned: no findings.\n")
+    return 0

@@ -1,0 +1,259 @@
+"""The findings of `check` in the formats other tools read: JSON, SARIF 2.1.0, GitHub annotations.
+
+Each function turns the engine's results into the text to print; nothing here prints, runs
+the engine or decides an exit code. The JSON format is versioned and documented in README.md
+("Output formats") and by the JSON Schema in schemas/check-report.schema.json.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Mapping, Sequence, Tuple
+from urllib.parse import quote
+
+import migrator
+from migrator.model import Confidence, FileResult, Finding
+from migrator.notebook import FileLines
+from migrator.render import explanation, rule_counts, shown
+from migrator.rule import Rule
+
+JSON_FORMAT_VERSION = 1
+TOOL_NAME = "responses-migrator"
+SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+
+@dataclass(frozen=True)
+class Located:
+    """A finding with the path it is shown under and, in a notebook, the line of the file it is on."""
+
+    path: str  # as the text output shows it: relative to the current directory, with "/"
+    finding: Finding
+    file_line: int  # the line in the file: `finding.line`, or for a notebook cell the line of its JSON
+
+    @property
+    def where(self) -> str:
+        """The position as people read it: `line 2, column 5`, in a notebook `cell 4, line 2, column 5`."""
+        cell = f"cell {self.finding.cell}, " if self.finding.cell is not None else ""
+        return f"{cell}line {self.finding.line}, column {self.finding.column}"
+
+
+def located(results: Sequence[FileResult]) -> List[Located]:
+    """Every finding, sorted by path then position."""
+    items: List[Located] = []
+    for result in results:
+        lines = FileLines(result.result.source) if result.result and _has_cells(result) else None
+        for finding in result.findings:
+            file_line = finding.line
+            if lines is not None and finding.cell is not None:
+                file_line = lines.file_line(finding.cell, finding.line) or 1
+            items.append(Located(shown(result.path), finding, file_line))
+    return sorted(items, key=lambda item: (item.path, item.finding.sort_key()))
+
+
+def _has_cells(result: FileResult) -> bool:
+    return any(finding.cell is not None for finding in result.findings)
+
+
+def errors(results: Sequence[FileResult]) -> List[Tuple[str, str]]:
+    """(path, reason) of each file that could not be processed."""
+    return [(shown(result.path), result.error) for result in results if result.error is not None]
+
+
+# --- JSON ----------------------------------------------------------------------------------------
+
+
+def json_report(items: Sequence[Located], failed: Sequence[Tuple[str, str]], files: int, rules: Mapping[str, Rule]) -> str:
+    findings = [item.finding for item in items]
+    report = {
+        "version": JSON_FORMAT_VERSION,
+        "tool": {"name": TOOL_NAME, "version": migrator.__version__},
+        "findings": [_finding_json(item, rules) for item in items],
+        "errors": [{"path": path, "message": message} for path, message in failed],
+        "summary": {
+            "files": files,
+            "findings": len(findings),
+            "fixable": sum(finding.fixable for finding in findings),
+            "unsafe_fixes": sum(finding.unsafe_fix and not finding.fixable for finding in findings),
+            "errors": len(failed),
+            "rules": {rule: count for rule, count, _ in rule_counts(findings)},
+        },
+    }
+    return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
+
+
+def _finding_json(item: Located, rules: Mapping[str, Rule]) -> dict:
+    finding = item.finding
+    rule = rules.get(finding.rule)
+    return {
+        "path": item.path,
+        "cell": finding.cell,
+        "line": finding.line,
+        "column": finding.column,
+        "rule": finding.rule,
+        "message": finding.message,
+        "fixable": finding.fixable,
+        "unsafe_fix": finding.unsafe_fix,
+        "fix_safety": rule.safety.value if rule else None,
+        "confidence": finding.confidence.value,
+    }
+
+
+def statistics_json(findings: Sequence[Finding], rules: Mapping[str, Rule]) -> str:
+    rows = [
+        {"rule": rule, "title": _title(rules, rule), "count": count, "fixable": fixable}
+        for rule, count, fixable in rule_counts(findings)
+    ]
+    return json.dumps({"version": JSON_FORMAT_VERSION, "statistics": rows}, indent=2, ensure_ascii=False) + "\n"
+
+
+def statistics_lines(findings: Sequence[Finding], rules: Mapping[str, Rule]) -> List[str]:
+    """One line per rule, as ruff's --statistics: count, rule, `[*]` if all fixable (`[-]` if some), title."""
+    counts = rule_counts(findings)
+    width = max((len(rule) for rule, _, _ in counts), default=0)
+    lines = []
+    for rule, count, fixable in counts:
+        mark = "[*]" if fixable == count else "[-]" if fixable else "   "
+        lines.append(f"{count:>5}  {rule:<{width}}  {mark} {_title(rules, rule)}")
+    return lines
+
+
+def _title(rules: Mapping[str, Rule], rule_id: str) -> str:
+    rule = rules.get(rule_id)
+    return rule.title if rule else rule_id
+
+
+# --- SARIF 2.1.0 -------------------------------------------------------------------------------
+
+
+def sarif_report(items: Sequence[Located], failed: Sequence[Tuple[str, str]], rules: Mapping[str, Rule]) -> str:
+    """A SARIF 2.1.0 log: one run, every rule with its documentation, one result per finding."""
+    index = {rule_id: position for position, rule_id in enumerate(rules)}
+    run = {
+        "tool": {
+            "driver": {
+                "name": TOOL_NAME,
+                "version": migrator.__version__,
+                "semanticVersion": migrator.__version__,
+                "rules": [_sarif_rule(rule, explanation(rule)) for rule in rules.values()],
+            }
+        },
+        "invocations": [
+            {
+                "executionSuccessful": not failed,
+                "toolExecutionNotifications": [
+                    {
+                        "level": "error",
+                        "message": {"text": f"could not be processed: {message}"},
+                        "locations": [{"physicalLocation": {"artifactLocation": _artifact(path)}}],
+                    }
+                    for path, message in failed
+                ],
+            }
+        ],
+        "columnKind": "unicodeCodePoints",
+        "results": [_sarif_result(item, index) for item in items],
+    }
+    log = {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+
+
+def _sarif_rule(rule: Rule, help_markdown: str) -> dict:
+    return {
+        "id": rule.id,
+        "name": "".join(part.capitalize() for part in rule.id.split("_")),
+        "shortDescription": {"text": rule.title},
+        "fullDescription": {"text": rule.summary},
+        "help": {"text": rule.doc, "markdown": help_markdown},
+        "defaultConfiguration": {"level": "error"},
+        "properties": {"fixSafety": rule.safety.value},
+    }
+
+
+def _sarif_result(item: Located, index: Mapping[str, int]) -> dict:
+    finding = item.finding
+    region: Dict[str, int] = {"startLine": item.file_line}
+    message = finding.message
+    if finding.cell is None:
+        region["startColumn"] = finding.column
+    else:  # the region is the line of the notebook's JSON; the message says where in the cell
+        message = f"{item.where}: {message}"
+    result: dict = {
+        "ruleId": finding.rule,
+        "level": _level(finding),
+        "message": {"text": message},
+        "locations": [{"physicalLocation": {"artifactLocation": _artifact(item.path), "region": region}}],
+        "properties": {
+            "fixable": finding.fixable,
+            "unsafeFix": finding.unsafe_fix,
+            "confidence": finding.confidence.value,
+            **({"cell": finding.cell, "cellLine": finding.line, "cellColumn": finding.column} if finding.cell else {}),
+        },
+    }
+    if finding.rule in index:
+        result["ruleIndex"] = index[finding.rule]
+    return result
+
+
+def _artifact(path: str) -> dict:
+    return {"uri": quote(path), "uriBaseId": "%SRCROOT%"}
+
+
+def _level(finding: Finding) -> str:
+    """Errors for what the tool is sure of; warnings for patterns it could not trace to a client."""
+    return "warning" if finding.confidence is Confidence.LOW else "error"
+
+
+# --- GitHub Actions workflow commands ----------------------------------------------------------
+
+
+def github_annotations(items: Sequence[Located], failed: Sequence[Tuple[str, str]]) -> str:
+    """`::error file=...,line=...,col=...,title=...::message`, one line per finding and failed file."""
+    lines = []
+    for item in items:
+        finding = item.finding
+        properties = {"file": item.path, "line": str(item.file_line)}
+        if finding.cell is None:
+            properties["col"] = str(finding.column)
+        properties["title"] = f"{finding.rule}{' [*]' if finding.fixable else ''}"
+        message = finding.message if finding.cell is None else f"{item.where}: {finding.message}"
+        lines.append(_command(_level(finding), properties, message))
+    for path, message in failed:
+        lines.append(_command("error", {"file": path, "title": "migrator: not processed"}, message))
+    return "".join(line + "\n" for line in lines)
+
+
+def _command(level: str, properties: Mapping[str, str], message: str) -> str:
+    listed = ",".join(f"{name}={_escape_property(value)}" for name, value in properties.items())
+    return f"::{level} {listed}::{_escape_data(message)}"
+
+
+def _escape_data(text: str) -> str:
+    """As GitHub's toolkit escapes a command's message."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    """As GitHub's toolkit escapes a command's property values."""
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+# --- choosing -----------------------------------------------------------------------------------
+
+def document(output_format: str, statistics: bool, results: Sequence[FileResult], rules: Callable[[], Mapping[str, Rule]]) -> str:
+    """What `check --output-format FORMAT [--statistics]` prints on stdout (not plain text findings).
+
+    ``rules`` gives the registry; it is called only by the formats that describe the rules.
+    """
+    findings = [finding for result in results for finding in result.findings]
+    if statistics:
+        if output_format == "json":
+            return statistics_json(findings, rules())
+        return "".join(line + "\n" for line in statistics_lines(findings, rules()))
+    if output_format == "json":
+        return json_report(located(results), errors(results), len(results), rules())
+    if output_format == "sarif":
+        return sarif_report(located(results), errors(results), rules())
+    if output_format == "github":
+        return github_annotations(located(results), errors(results))
+    raise ValueError(f"no document for the {output_format!r} format")

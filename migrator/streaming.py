@@ -1,0 +1,337 @@
+"""Pieces shared by the rules that migrate code reading a stream: Chat chunks or the Chat
+helper's events in, typed Responses events out (``migrator.chunk_loops``, ``rules/stream_*.py``).
+
+- ``EmptyText`` decides whether statements do nothing when the text they read is empty: a
+  Chat stream has chunks (and the Chat helper events) with an empty text that a Responses stream
+  does not send, so only such statements may move under the Responses text event;
+- ``Segment`` and its builders (``keep``, ``remove``, ``wrap``, ``retest``) say what becomes of
+  the statements of a loop body, and ``assemble`` builds the new body from the updated tree;
+- ``chain_of`` and ``spelled_names`` answer questions about reads of names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+
+import libcst as cst
+
+from migrator.analysis import CALL, ModuleAnalysis, PathSegment, constant_index
+from migrator.shapes import code_of, is_constant, literal_string, one_line
+
+Path = Tuple[PathSegment, ...]
+
+# A test that picks events out of a Responses stream, as the operands of an `and`; {event}
+# is the loop variable.
+Gate = Tuple[str, ...]
+
+# How sure a test is that the text is there: falsy whenever it is empty, or only when it is None.
+STRONG, WEAK = "strong", "weak"
+# What a text value may be when there is no text: "" or None, or only "".
+MAYBE_NONE, STRING = "str or None", "str"
+
+
+def chain_of(node: cst.CSTNode) -> Optional[Tuple[str, Path]]:
+    """``chunk.choices[0].delta`` -> ("chunk", ("choices", 0, "delta")); a call adds "()".
+
+    None when the chain does not start at a name, or indexes with something not constant.
+    """
+    path: List[PathSegment] = []
+    while not isinstance(node, cst.Name):
+        if isinstance(node, cst.Attribute):
+            path.append(node.attr.value)
+            node = node.value
+        elif isinstance(node, cst.Subscript) and constant_index(node) is not None:
+            path.append(constant_index(node))
+            node = node.value
+        elif isinstance(node, cst.Call):
+            path.append(CALL)
+            node = node.func
+        else:
+            return None
+    return node.value, tuple(reversed(path))
+
+
+def spelled_names(root: cst.CSTNode, names: Set[str]) -> List[cst.Name]:
+    """Every name node under ``root`` spelled as one of ``names``, except attribute names and
+    keywords: to prove that a loop's reads of a name are all the reads the scope knows of."""
+    return [name for name, _ in named_reads(root, names)]
+
+
+def named_reads(root: cst.CSTNode, names: Set[str]) -> Iterator[Tuple[cst.Name, Optional[cst.CSTNode]]]:
+    """The name nodes of ``spelled_names``, each with its parent (trees without metadata too)."""
+    stack: List[Tuple[cst.CSTNode, Optional[cst.CSTNode]]] = [(root, None)]
+    while stack:
+        node, parent = stack.pop()
+        if isinstance(node, cst.Name) and node.value in names:
+            yield node, parent
+        skipped = node.attr if isinstance(node, cst.Attribute) else node.keyword if isinstance(node, cst.Arg) else None
+        stack.extend((child, node) for child in node.children if child is not skipped)
+
+
+def in_order(analysis: ModuleAnalysis, nodes: Iterable[cst.CSTNode]) -> List[cst.CSTNode]:
+    """``nodes`` in source order (scope metadata gives sets: reasons must not depend on that)."""
+    return sorted(nodes, key=lambda node: (analysis.positions[node].start.line, analysis.positions[node].start.column))
+
+
+def is_inside(analysis: ModuleAnalysis, node: cst.CSTNode, ancestor: cst.CSTNode) -> bool:
+    while node is not None:
+        if node is ancestor:
+            return True
+        node = analysis.parents.get(node)
+    return False
+
+
+# -- does a statement do nothing without text? ----------------------------------------------
+
+
+class EmptyText:
+    """Decides whether statements do nothing when the text they read is empty.
+
+    ``text_of`` says whether an expression is a read of the text (and whether it can be None
+    then); ``guard`` whether it is a test that lets the text be read at all (``chunk.choices``).
+    Names in ``aliases`` may be assigned a text value.
+    """
+
+    def __init__(
+        self,
+        text_of: Callable[[cst.BaseExpression], Optional[str]],
+        guard: Callable[[cst.BaseExpression], bool] = lambda node: False,
+        aliases: Sequence[str] = (),
+        where: str = "where there is no text",
+    ) -> None:
+        self.text_of = text_of
+        self.guard = guard
+        self.aliases = set(aliases)
+        self.where = where
+        self.names: Dict[str, str] = {}  # aliases assigned so far, and what they may hold
+        self.not_none: Set[str] = set()  # code of the text reads known not to be None here
+
+    def value(self, node: cst.BaseExpression) -> Optional[str]:
+        """MAYBE_NONE or STRING when ``node`` is the text, else None."""
+        if isinstance(node, cst.Name) and node.value in self.names:
+            return self.names[node.value]
+        if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
+            if literal_string(node.right) == "" and self.value(node.left) is not None:
+                return STRING  # `content or ""`
+            return None
+        kind = self.text_of(node)
+        return STRING if kind is not None and code_of(node) in self.not_none else kind
+
+    def presence(self, test: cst.BaseExpression, pure: bool = False) -> Optional[str]:
+        """STRONG when ``test`` is falsy whenever the text is empty, WEAK when it is falsy when
+        the text is None, else None. ``pure``: the test checks that and nothing else."""
+        if self.value(test) is not None:
+            return STRONG
+        if is_not_none_test(test) and self.value(test.left) is not None:
+            return WEAK
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+            left, right = self.presence(test.left, pure), self.presence(test.right, pure)
+            if left == STRONG and (right is not None or not pure):
+                return STRONG
+            if right == STRONG and (left is not None or self.guard(test.left)):
+                return STRONG
+        return None
+
+    def reason(self, statements: Sequence[cst.BaseStatement]) -> Optional[str]:
+        """Why one of ``statements`` would do something without text; None when none would."""
+        for statement in statements:
+            reason = self._statement_reason(statement)
+            if reason is not None:
+                return reason
+        return None
+
+    def _statement_reason(self, statement: cst.BaseStatement) -> Optional[str]:
+        if isinstance(statement, cst.If) and statement.orelse is None:
+            presence = self.presence(statement.test)
+            if presence == STRONG:
+                return None
+            if presence == WEAK:
+                return self._reason_with_text_not_none(statement)
+        elif isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if not self._small_does_nothing(small):
+                    return self._runs(small)
+            return None
+        return self._runs(statement)
+
+    def _reason_with_text_not_none(self, statement: cst.If) -> Optional[str]:
+        tested = code_of(_not_none_operand(statement.test))
+        known, names = set(self.not_none), dict(self.names)
+        self.not_none.add(tested)
+        if tested in self.names:
+            self.names[tested] = STRING
+        reason = self.reason(statement.body.body)
+        self.not_none, self.names = known, names
+        return reason
+
+    def _runs(self, node: cst.CSTNode) -> str:
+        return f"`{one_line(code_of(node))}` would also run {self.where}"
+
+    def _small_does_nothing(self, small: cst.BaseSmallStatement) -> bool:
+        if isinstance(small, cst.Pass):
+            return True
+        if isinstance(small, cst.Assign):
+            return self._is_alias_assignment(small)
+        if isinstance(small, cst.AugAssign):
+            return (
+                isinstance(small.operator, cst.AddAssign)
+                and self.value(small.value) == STRING
+                and _is_plain_target(small.target)
+            )
+        if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+            return self._is_silent_print(small.value) or self._is_silent_write(small.value)
+        return False
+
+    def _is_alias_assignment(self, small: cst.Assign) -> bool:
+        target = small.targets[0].target if len(small.targets) == 1 else None
+        kind = self.value(small.value)
+        if not (isinstance(target, cst.Name) and target.value in self.aliases and kind is not None):
+            return False
+        self.names[target.value] = kind
+        return True
+
+    def _is_silent_print(self, call: cst.Call) -> bool:
+        """``print(text, end="")`` prints nothing for an empty text."""
+        if not (isinstance(call.func, cst.Name) and call.func.value == "print"):
+            return False
+        positional = [arg for arg in call.args if arg.keyword is None]
+        keywords = {arg.keyword.value: arg.value for arg in call.args if arg.keyword is not None}
+        if len(positional) != 1 or positional[0].star or self.value(positional[0].value) != STRING:
+            return False
+        if "end" not in keywords or literal_string(keywords["end"]) != "":
+            return False
+        return set(keywords) <= {"end", "flush", "file", "sep"} and all(
+            _is_plain_target(value) or isinstance(value, (cst.Name, cst.SimpleString)) for value in keywords.values()
+        )
+
+    def _is_silent_write(self, call: cst.Call) -> bool:
+        """``sys.stdout.write(text)`` writes nothing for an empty text."""
+        return (
+            isinstance(call.func, cst.Attribute)
+            and call.func.attr.value == "write"
+            and _is_plain_target(call.func.value)
+            and len(call.args) == 1
+            and call.args[0].keyword is None
+            and not call.args[0].star
+            and self.value(call.args[0].value) == STRING
+        )
+
+
+def is_not_none_test(node: cst.BaseExpression) -> bool:
+    """``x is not None``."""
+    return (
+        isinstance(node, cst.Comparison)
+        and len(node.comparisons) == 1
+        and isinstance(node.comparisons[0].operator, cst.IsNot)
+        and is_constant(node.comparisons[0].comparator, "None")
+    )
+
+
+def _not_none_operand(test: cst.BaseExpression) -> cst.BaseExpression:
+    """The ``x`` of the ``x is not None`` a WEAK test is made of."""
+    while isinstance(test, cst.BooleanOperation):
+        test = test.left if is_not_none_test(test.left) else test.right
+    return test.left
+
+
+def _is_plain_target(node: cst.BaseExpression) -> bool:
+    """A name, an attribute of one or a constant index into one: nothing runs to read it."""
+    chain = chain_of(node)
+    return chain is not None and CALL not in chain[1]
+
+
+# -- building the new loop body ---------------------------------------------------------------
+
+
+Rewrite = Callable[[cst.BaseStatement], cst.BaseStatement]
+
+
+@dataclass
+class Segment:
+    """What becomes of some statements of a loop body (by their indexes in it)."""
+
+    indexes: List[int]
+    build: Callable[[List[cst.BaseStatement], Rewrite], List[cst.BaseStatement]]
+
+
+def assemble(segments: Sequence[Segment], statements: Sequence[cst.BaseStatement], rewrite: Rewrite) -> List[cst.BaseStatement]:
+    """The statements the segments make; the comments of removed statements move down."""
+    produced: List[cst.BaseStatement] = []
+    carried: List[cst.EmptyLine] = []
+    for segment in segments:
+        nodes = [statements[index] for index in segment.indexes]
+        new = segment.build(nodes, rewrite)
+        if not new:
+            carried += [line for node in nodes for line in node.leading_lines if line.comment is not None]
+            continue
+        if carried:
+            new[0] = new[0].with_changes(leading_lines=[*carried, *new[0].leading_lines])
+            carried = []
+        produced.extend(new)
+    if not produced:
+        produced.append(cst.SimpleStatementLine([cst.Pass()], leading_lines=carried))
+    return produced
+
+
+def keep() -> Callable:
+    return lambda nodes, rewrite: [rewrite(node) for node in nodes]
+
+
+def remove() -> Callable:
+    return lambda nodes, rewrite: []
+
+
+def gate_test(gate: Gate, event: str, extra: Optional[cst.BaseExpression] = None) -> cst.BaseExpression:
+    """The test ``gate`` makes of the loop variable ``event`` (``and extra``, a simple test). With
+    three operands or more it is laid out one operand per line, in parentheses."""
+    operands = [operand.format(event=event) for operand in gate]
+    if extra is not None:
+        operands.append(code_of(extra))
+    if len(operands) < 3:
+        return cst.parse_expression(" and ".join(operands))
+    lines = "".join(f"    {'and ' if position else ''}{operand}\n" for position, operand in enumerate(operands))
+    return cst.parse_statement(f"if (\n{lines}):\n    pass\n").test
+
+
+def wrap(gate: Gate, event: str) -> Callable:
+    """Put the statements under ``if <gate>:``."""
+
+    def build(nodes, rewrite):
+        inner = [rewrite(node) for node in nodes]
+        leading = inner[0].leading_lines
+        inner[0] = inner[0].with_changes(leading_lines=[])
+        return [cst.If(test=gate_test(gate, event), body=cst.IndentedBlock(body=inner), leading_lines=leading)]
+
+    return build
+
+
+def retest(gates: Sequence[Gate], event: str, inner: Optional[Sequence[Segment]] = None, keep: bool = False) -> Callable:
+    """Replace the tests of an ``if`` / ``elif`` chain by ``gates`` (``keep``: by ``gate and
+    <the test as rewritten>``); ``inner`` rebuilds the body of the ``if``."""
+
+    def build(nodes, rewrite):
+        node = rewrite(nodes[0])
+        if inner is not None:
+            body = assemble(inner, list(node.body.body), lambda statement: statement)
+            node = node.with_changes(body=node.body.with_changes(body=body))
+        return [_replace_tests(node, list(gates), event, keep)]
+
+    return build
+
+
+def _replace_tests(node: cst.If, gates: List[Gate], event: str, keep: bool) -> cst.If:
+    orelse = node.orelse
+    if isinstance(orelse, cst.If):
+        orelse = _replace_tests(orelse, gates[1:], event, keep)
+    test = gate_test(gates[0], event, node.test if keep else None)
+    return node.with_changes(test=test, orelse=orelse)
+
+
+def if_chain(node: cst.CSTNode) -> Optional[List[cst.If]]:
+    """The ``if`` and its ``elif`` branches; None when the chain ends with ``else``."""
+    branches = []
+    while isinstance(node, cst.If):
+        branches.append(node)
+        node = node.orelse
+    return branches if node is None else None

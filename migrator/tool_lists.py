@@ -1,0 +1,213 @@
+"""Tool lists, written inline or held in names: checked entry by entry, and rewritten where
+they are defined when every read of the definition is a call the tool migrates.
+
+A list held in a name (at module level, in a function, as a class attribute) may be shared by
+several calls, and its entries may be names of their own (``TOOLS = [WEATHER, TIME]``): the
+rewrites of all these definitions are shared by the calls that read them, which then migrate
+together or not at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, List, Optional, Set, Tuple, Union
+
+import libcst as cst
+
+from migrator.analysis import CallSite, Definition, ModuleAnalysis
+from migrator.function_calling import flat_legacy_function, flat_tool
+from migrator.rule import Block, Import, UseRewrite
+from migrator.shapes import code_of, one_line
+
+CHAT_HELPER = "pydantic_function_tool"
+RESPONSES_HELPER = "pydantic_responses_function_tool"
+HELPER_NAMES = frozenset({f"openai.{CHAT_HELPER}", f"openai.lib.{CHAT_HELPER}", f"openai.lib._tools.{CHAT_HELPER}"})
+
+
+@dataclass(frozen=True)
+class ToolList:
+    """A Chat argument that lists function definitions: ``tools=`` or the legacy ``functions=``."""
+
+    keyword: str
+    flatten: Callable[[cst.BaseExpression], Union[cst.Dict, Block]]  # one definition, made flat
+    helpers: bool  # entries may be ``openai.pydantic_function_tool(Model)``
+
+
+TOOLS = ToolList("tools", flat_tool, helpers=True)
+FUNCTIONS = ToolList("functions", flat_legacy_function, helpers=False)
+
+
+def flat_tool_list(
+    kind: ToolList, value: cst.BaseExpression, site: CallSite
+) -> Union[Tuple[cst.BaseExpression, Tuple[UseRewrite, ...]], Block]:
+    """The Responses ``tools=`` value for ``value`` (maybe an updated copy of the argument), and
+    the rewrites of definitions it reads: a list held in a name is rewritten where it is
+    defined, as are the tools held in names and the Pydantic helper calls."""
+    original = site.argument(kind.keyword).value  # the module is asked about original nodes only
+    if isinstance(original, cst.List):
+        elsewhere = _entries_elsewhere(kind, original, site)
+        if isinstance(elsewhere, Block):
+            return elsewhere
+        assert isinstance(value, cst.List)
+        return _flat_list(kind, value), elsewhere
+    if not isinstance(original, (cst.Name, cst.Attribute)):
+        return Block(f"`{kind.keyword}={_code(original)}` is built by code the tool cannot see into")
+    definition = _definition(original, site)
+    if isinstance(definition, Block):
+        return definition
+    if not isinstance(definition.value, cst.List):
+        return Block(f"`{_code(original)}` holds `{_code(definition.value)}`, which the tool cannot see into")
+    line = _line_of_other_use(kind, definition.reads, site)
+    if line is not None:
+        return Block(f"`{_code(original)}` is also used on line {line} by code the tool does not migrate")
+    elsewhere = _entries_elsewhere(kind, definition.value, site)
+    if isinstance(elsewhere, Block):
+        return elsewhere
+    return value, (UseRewrite(target=definition.value, build=lambda node: _flat_list(kind, node)), *elsewhere)
+
+
+def _flat_list(kind: ToolList, tools: cst.CSTNode) -> cst.List:
+    """The list with its dict literals flat; names and helper calls change where they are."""
+    assert isinstance(tools, cst.List)
+    elements = []
+    for element in tools.elements:
+        if isinstance(element.value, cst.Dict):
+            element = element.with_changes(value=_checked(kind.flatten(element.value)))
+        elements.append(element)
+    return tools.with_changes(elements=elements)
+
+
+def _checked(flat: Union[cst.Dict, Block]) -> cst.Dict:
+    assert not isinstance(flat, Block), "the definitions were checked when the call was planned"
+    return flat
+
+
+def _entries_elsewhere(kind: ToolList, tools: cst.List, site: CallSite) -> Union[Tuple[UseRewrite, ...], Block]:
+    """Check every entry of a list literal; the rewrites its entries need outside the list."""
+    rewrites: List[UseRewrite] = []
+    for element in tools.elements:
+        if isinstance(element, cst.StarredElement):
+            return Block(f"the `{kind.keyword}` list unpacks `{_code(element.value)}`, which the tool cannot see into")
+        outcome = _entry_elsewhere(kind, element.value, site)
+        if isinstance(outcome, Block):
+            return outcome
+        rewrites.extend(outcome)
+    return tuple(rewrites)
+
+
+def _entry_elsewhere(kind: ToolList, entry: cst.BaseExpression, site: CallSite) -> Union[Tuple[UseRewrite, ...], Block]:
+    """What one entry needs: nothing (a dict literal, made flat with its list), the rename of a
+    Pydantic helper, or the rewrite of the dict literal a name holds."""
+    if isinstance(entry, cst.Dict):
+        flat = kind.flatten(entry)
+        return flat if isinstance(flat, Block) else ()
+    helper = _helper_call(entry, site) if kind.helpers else None
+    if helper is not None:
+        return (_helper_rename(helper.func),)
+    if not isinstance(entry, (cst.Name, cst.Attribute)):
+        return Block(f"the `{kind.keyword}` entry `{_code(entry)}` is built by code the tool cannot see into")
+    definition = _definition(entry, site)
+    if isinstance(definition, Block):
+        return definition
+    line = _line_of_other_use(kind, definition.reads, site)
+    if line is not None:
+        return Block(f"`{_code(entry)}` is also used on line {line} by code the tool does not migrate")
+    helper = _helper_call(definition.value, site) if kind.helpers else None
+    if helper is not None:
+        return (_helper_rename(helper.func),)
+    flat = kind.flatten(definition.value)
+    if isinstance(flat, Block):
+        return flat
+    return (UseRewrite(target=definition.value, build=lambda node: _flat_entry(kind, node)),)
+
+
+def _flat_entry(kind: ToolList, entry: cst.CSTNode) -> cst.Dict:
+    assert isinstance(entry, cst.Dict)
+    return _checked(kind.flatten(entry))
+
+
+def _helper_call(node: cst.BaseExpression, site: CallSite) -> Optional[cst.Call]:
+    """``node`` if it calls ``openai.pydantic_function_tool``."""
+    if isinstance(node, cst.Call) and site.analysis.qualified(node.func) & HELPER_NAMES:
+        return node
+    return None
+
+
+def _helper_rename(func: cst.BaseExpression) -> UseRewrite:
+    """``openai.pydantic_function_tool`` -> ``openai.pydantic_responses_function_tool``."""
+    if isinstance(func, cst.Attribute):
+        return UseRewrite(target=func, build=lambda node: node.with_changes(attr=cst.Name(RESPONSES_HELPER)))
+    return UseRewrite(
+        target=func,
+        build=lambda node: cst.Name(RESPONSES_HELPER),
+        add_imports=(Import("openai", RESPONSES_HELPER),),
+        remove_unused_imports=(Import("openai", CHAT_HELPER),),
+    )
+
+
+def _definition(node: cst.BaseExpression, site: CallSite) -> Union[Definition, Block]:
+    """The literal a name (or a class attribute) holds, and every read of it."""
+    definition = None
+    if isinstance(node, cst.Name):
+        definition = site.analysis.definition(node)
+    elif isinstance(node, cst.Attribute):
+        definition = site.analysis.class_attribute(node)
+    if definition is None:
+        return Block(f"`{_code(node)}` {_why_unknown(node, site.analysis)}, so the tool cannot see what it holds")
+    return definition
+
+
+def _why_unknown(node: cst.BaseExpression, analysis: ModuleAnalysis) -> str:
+    bindings = analysis.referents(node) if isinstance(node, cst.Name) else []
+    if any(isinstance(binding.node, (cst.Import, cst.ImportFrom)) for binding in bindings):
+        return "is imported from another module"
+    if any(isinstance(binding.node, cst.Param) for binding in bindings):
+        return "is a parameter"
+    if len(bindings) > 1:
+        return "is assigned more than once"
+    return "is not bound once to a literal in this module"
+
+
+def _line_of_other_use(kind: ToolList, reads: List[cst.CSTNode], site: CallSite) -> Optional[int]:
+    """Where a list or an entry is read other than by the ``kind`` argument of a call the tool migrates."""
+    analysis = site.analysis
+    calls = {other.call for other in analysis.call_sites() if other.traced or other.call is site.call}
+    for read in reads:
+        if not _feeds_migrated_calls(kind, read, site, calls, set()):
+            return analysis.positions[read].start.line
+    return None
+
+
+def _feeds_migrated_calls(kind: ToolList, read: cst.CSTNode, site: CallSite, calls: Set[cst.Call], seen: Set[int]) -> bool:
+    """Is ``read`` the ``kind`` argument of one of ``calls``, or an entry of a list that is one
+    (inline, or held in a name read only that way)?"""
+    analysis = site.analysis
+    parent = analysis.parents.get(read)
+    if isinstance(parent, cst.Arg):
+        return parent.keyword is not None and parent.keyword.value == kind.keyword and analysis.parents.get(parent) in calls
+    if not isinstance(parent, cst.Element):
+        return False
+    entries = analysis.parents.get(parent)
+    holder = analysis.parents.get(entries)
+    if isinstance(holder, cst.Arg):
+        return _feeds_migrated_calls(kind, entries, site, calls, seen)
+    target = _assigned_name(holder)
+    if target is None or id(target) in seen or isinstance(analysis.enclosing(holder, (cst.FunctionDef, cst.ClassDef)), cst.ClassDef):
+        return False  # a class attribute is also read as ``self.NAME``: not followed from here
+    seen.add(id(target))
+    definition = analysis.definition_at(target)
+    return definition is not None and all(_feeds_migrated_calls(kind, r, site, calls, seen) for r in definition.reads)
+
+
+def _assigned_name(statement: Optional[cst.CSTNode]) -> Optional[cst.Name]:
+    if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
+        target = statement.targets[0].target
+    elif isinstance(statement, cst.AnnAssign):
+        target = statement.target
+    else:
+        return None
+    return target if isinstance(target, cst.Name) else None
+
+
+def _code(node: cst.CSTNode) -> str:
+    return one_line(code_of(node), limit=40)

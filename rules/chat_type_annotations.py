@@ -1,0 +1,206 @@
+"""
+## What it does
+Rewrites the type annotations that name Chat Completions types, on values a migrated call
+returns or reads, to their Responses counterparts, and keeps the imports right: the new types
+are imported from `openai.types.responses`, and the Chat types' imports are removed once
+nothing uses them.
+
+| Annotated value | Chat Completions | Responses |
+|---|---|---|
+| the result (a name holding it, a function returning it) | `ChatCompletion` | `Response` |
+| | `ParsedChatCompletion[T]` | `ParsedResponse[T]` |
+| | `Stream[ChatCompletionChunk]` (`stream=True`) | `Stream[ResponseStreamEvent]` |
+| the name passed as `messages=` | `List[ChatCompletionMessageParam]` (or `list[...]`) | `List[ResponseInputItemParam]` |
+| the name passed as `response_format=` | `ResponseFormat` | `ResponseFormatTextConfigParam` |
+| | `ResponseFormatJSONSchema` | `ResponseFormatTextJSONSchemaConfigParam` |
+| the name passed as `tools=` or `functions=` | `ChatCompletionToolParam`, `ChatCompletionFunctionToolParam`, `Function` | `FunctionToolParam` |
+| | `ChatCompletionToolUnionParam` | `ToolParam` |
+
+Wrappers such as `Optional[...]` or `List[...]` are kept. Annotations of other values (the
+names passed as other arguments, a tool held in a name of its own) are left as they are.
+
+## Why
+After the migration the annotated values are `Response` objects and Responses request shapes:
+the old annotations would make the type checker reject correct code, and reading
+`.output_text` on a value declared as `ChatCompletion` is an error for it.
+
+## Example
+```python
+from openai.types.chat import ChatCompletion
+
+def ask(question: str) -> ChatCompletion:
+    return client.chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": question}])
+```
+
+## Use instead
+```python
+from openai.types.responses import Response
+
+def ask(question: str) -> Response:
+    return client.responses.create(model="gpt-4o-mini", input=question)
+```
+
+## Fix safety
+Safe: annotations do not change what the program does (a function's annotations are evaluated
+when it is defined, and the new names are imported). The call is reported instead when an
+annotation of its values names a Chat type with no counterpart here (`ChatCompletionMessage`,
+a single message type, ...), is written as a string, types the `messages` list as something
+other than a list (`Sequence[...]`, `Iterable[...]`: `input=` takes a list), or when a new name
+(`Response`, ...) already means something else in the module.
+"""
+
+from typing import Dict, List, Optional, Union
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from migrator.analysis import AnnotationUse, CallSite, ModuleAnalysis
+from migrator.model import FixSafety
+from migrator.rule import Block, Example, Import, Rule, UseRewrite
+from migrator.shapes import STRING_NODES, code_of, one_line
+
+RESPONSES_TYPES = "openai.types.responses"
+# For each annotated value (None: the call's result; else the keyword argument that passes the
+# name), the Chat types it may name and their Responses counterparts.
+COUNTERPARTS: Dict[Optional[str], Dict[str, str]] = {
+    None: {
+        "ChatCompletion": "Response",
+        "ParsedChatCompletion": "ParsedResponse",
+        "ChatCompletionChunk": "ResponseStreamEvent",  # in Stream[...]: what `stream=True` returns
+    },
+    "messages": {"ChatCompletionMessageParam": "ResponseInputItemParam"},
+    "response_format": {
+        "ResponseFormat": "ResponseFormatTextConfigParam",
+        "ResponseFormatJSONSchema": "ResponseFormatTextJSONSchemaConfigParam",
+    },
+    # Rule `tool_definitions` makes every tool of a migrated call a flat function tool.
+    "tools": {
+        "ChatCompletionToolParam": "FunctionToolParam",
+        "ChatCompletionFunctionToolParam": "FunctionToolParam",
+        "ChatCompletionToolUnionParam": "ToolParam",
+    },
+    "functions": {"Function": "FunctionToolParam"},  # completion_create_params.Function
+}
+WHAT = {None: "the result", "messages": "`messages`", "response_format": "`response_format`", "tools": "`tools`", "functions": "`functions`"}
+LISTS = frozenset({"typing.List", "builtins.list"})
+
+RULE = Rule(
+    title="Chat type annotations and imports",
+    safety=FixSafety.SAFE,
+    needs=("ChatCompletion", "ResponseFormat"),
+    examples=[
+        Example(
+            before=(
+                "from openai import OpenAI\n"
+                "from openai.types.chat import ChatCompletion\n"
+                "client = OpenAI()\n"
+                "def ask(q: str) -> ChatCompletion:\n"
+                '    return client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": q}])\n'
+                'print(ask("Hi").choices[0].message.content)\n'
+            ),
+            after=(
+                "from openai import OpenAI\n"
+                "from openai.types.responses import Response\n"
+                "\n"
+                "client = OpenAI()\n"
+                "def ask(q: str) -> Response:\n"
+                '    return client.responses.create(model="gpt-4o", input=q)\n'
+                'print(ask("Hi").output_text)\n'
+            ),
+        ),
+        Example(
+            before=(
+                "from openai import OpenAI\n"
+                "from openai.types.chat import ChatCompletionMessageParam\n"
+                "client = OpenAI()\n"
+                "def reply(history: Sequence[ChatCompletionMessageParam]) -> str:\n"
+                '    r = client.chat.completions.create(model="gpt-4o", messages=history)\n'
+                "    return r.choices[0].message.content or ''\n"
+            ),
+            finding="takes a list",
+        ),
+    ],
+)
+
+
+@RULE.annotation
+def annotation(use: AnnotationUse, site: CallSite) -> Union[UseRewrite, Block, None]:
+    if use.argument not in COUNTERPARTS:
+        return None  # the rule migrating that argument's value owns its annotation
+    analysis = site.analysis
+    expression = use.annotation.annotation
+    references = analysis.chat_type_references(expression)
+    if not references:
+        return None
+    shown, what = f"`{one_line(code_of(expression))}`", WHAT[use.argument]
+    if any(isinstance(node, STRING_NODES) for node, _ in references):
+        return Block(f"{what} is annotated as {shown}, a string the tool does not rewrite")
+    counterparts = COUNTERPARTS[use.argument]
+    unmapped = [name for _, name in references if name not in counterparts]
+    if unmapped:
+        return Block(f"{what} is annotated with `{unmapped[0]}`, which has no Responses counterpart the tool maps")
+    if use.argument == "messages" and not _is_list_of_one(expression, references, analysis):
+        return Block(f"`messages` is annotated as {shown}, but `input=` takes a list: annotate it as `List[...]`")
+    new_names = {code_of(node): counterparts[name] for node, name in references}
+    for new_name in sorted(set(new_names.values())):
+        if not analysis.can_import(new_name, f"{RESPONSES_TYPES}.{new_name}", use.annotation):
+            return Block(f"the annotation {shown} would need the name `{new_name}`, which this module uses for something else")
+    return UseRewrite(
+        target=use.annotation,
+        build=lambda updated: updated.with_changes(annotation=updated.annotation.visit(_Rename(new_names))),
+        add_imports=tuple(Import(RESPONSES_TYPES, name) for name in sorted(set(new_names.values()))),
+        remove_unused_imports=tuple(_imports_of(references, analysis)),
+    )
+
+
+def _is_list_of_one(expression: cst.BaseExpression, references, analysis: ModuleAnalysis) -> bool:
+    """``List[X]`` or ``list[X]``, where X is the only Chat type named."""
+    if not (isinstance(expression, cst.Subscript) and analysis.qualified(expression.value) & LISTS):
+        return False
+    elements = expression.slice
+    return (
+        len(elements) == 1
+        and isinstance(elements[0].slice, cst.Index)
+        and [node for node, _ in references] == [elements[0].slice.value]
+    )
+
+
+def _imports_of(references, analysis: ModuleAnalysis) -> List[Import]:
+    """The ``from ... import`` lines that bind the Chat types the annotation names by bare name."""
+    imports = []
+    for node, _ in references:
+        if not isinstance(node, cst.Name):
+            continue  # ``chat.ChatCompletion``: the module import may still be needed
+        for binding in analysis.referents(node):
+            statement = binding.node
+            if isinstance(statement, cst.ImportFrom) and statement.module is not None and not statement.relative:
+                imports.extend(_alias_import(statement, node.value))
+    return imports
+
+
+def _alias_import(statement: cst.ImportFrom, local_name: str) -> List[Import]:
+    if isinstance(statement.names, cst.ImportStar):
+        return []
+    module = get_full_name_for_node(statement.module)
+    return [
+        Import(module, alias.evaluated_name, alias.evaluated_alias)
+        for alias in statement.names
+        if (alias.evaluated_alias or alias.evaluated_name) == local_name
+    ]
+
+
+class _Rename(cst.CSTTransformer):
+    """Replaces the Chat type names in an annotation, found by how they are spelled."""
+
+    def __init__(self, new_names: Dict[str, str]) -> None:
+        self.new_names = new_names
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        return False  # ``x.ChatCompletion`` is renamed whole, never its last part alone
+
+    def on_leave(self, original_node, updated_node):
+        if isinstance(updated_node, (cst.Name, cst.Attribute)):
+            new_name = self.new_names.get(code_of(updated_node))
+            if new_name is not None:
+                return cst.Name(new_name, lpar=updated_node.lpar, rpar=updated_node.rpar)
+        return updated_node

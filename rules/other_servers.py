@@ -1,0 +1,212 @@
+"""
+## What it does
+Reports OpenAI clients pointed at servers other than OpenAI's or Azure's, and keeps `apply` from
+migrating the calls made on them: a client built with a `base_url` whose host is not one of
+the hosts considered OpenAI's (`OpenAI(base_url="http://localhost:11434/v1")`, a
+`with_options(base_url=...)` copy, `openai.base_url = ...` for the module's client), or whose
+`base_url` is only known at run time, or built without one in a module that reads or sets the
+`OPENAI_BASE_URL` environment variable (the SDK then takes the URL from it).
+
+## Why
+A migrated call goes to `/v1/responses`. Many OpenAI-compatible servers (vLLM, Ollama,
+llama.cpp, LM Studio, and many gateways) implement only `/v1/chat/completions`: after the
+migration they answer 404, 405, 502 or "Unexpected endpoint or method", the classic breakage
+of moving to the Responses API.
+
+## Example
+```python
+from openai import OpenAI
+client = OpenAI(base_url="http://localhost:11434/v1", api_key="ollama")
+resp = client.chat.completions.create(model="llama3", messages=[{"role": "user", "content": "Hi"}])
+```
+
+## Use instead
+Check that the server implements the Responses API, then let the tool migrate the calls with
+`--allow-other-servers` (`allow-other-servers = true` in `[tool.migrator]`), or declare the host
+as OpenAI's (`--openai-host HOST`, `openai-hosts = ["llm-proxy.internal"]`; `*` globs allowed).
+Otherwise keep these calls on Chat Completions.
+
+## Fix safety
+Manual: the tool only reports, and the calls on these clients stay as they are. The hosts
+considered OpenAI's are `api.openai.com`, its regional and mTLS hosts (`*.api.openai.com`) and
+Azure's (`*.openai.azure.com`, `*.cognitiveservices.azure.com`, `*.services.ai.azure.com`),
+plus those configured; `AzureOpenAI` clients are never reported. Ignoring the rule hides its
+findings but does not let `apply` migrate those calls: only `--allow-other-servers` does.
+"""
+
+import fnmatch
+from typing import Iterable, List, Optional
+from urllib.parse import urlsplit
+
+import libcst as cst
+import libcst.matchers as m
+
+from migrator.analysis import CLIENT_CLASSES, CLIENT_COPY_METHODS
+from migrator.model import FixSafety
+from migrator.rule import Block, Example, Report, Rule
+from migrator.shapes import literal_string, one_line, string_text
+
+OPENAI_HOSTS = (
+    "api.openai.com",
+    "*.api.openai.com",  # regional (eu.api.openai.com, ...) and mTLS endpoints
+    "*.openai.azure.com",
+    "*.cognitiveservices.azure.com",
+    "*.services.ai.azure.com",
+)
+ENVIRONMENT_VARIABLE = "OPENAI_BASE_URL"
+# Azure clients talk to Azure, which serves the Responses API.
+OPENAI_CLIENTS = frozenset(name for name in CLIENT_CLASSES if "Azure" not in name)
+# Arguments that choose an endpoint the SDK knows: a regional OpenAI one, or a provider's.
+ENDPOINT_CHOICES = ("data_residency", "provider")
+CONSEQUENCE = (
+    "migrated calls would go to `/v1/responses`, which many OpenAI-compatible servers (vLLM, Ollama,"
+    ' llama.cpp, LM Studio, gateways) do not implement: they answer 404, 405, 502 or "Unexpected endpoint'
+    ' or method"'
+)
+OPT_IN = "--allow-other-servers, or `openai-hosts` for this host, migrates them"
+
+RULE = Rule(
+    title="Client pointed at another server",
+    safety=FixSafety.MANUAL,
+    needs=("OpenAI", "openai.base_url", ENVIRONMENT_VARIABLE),
+    examples=[
+        Example(
+            before=(
+                "from openai import OpenAI\n"
+                'client = OpenAI(base_url="http://localhost:11434/v1", api_key="ollama")\n'
+                'resp = client.chat.completions.create(model="llama3", messages=[{"role": "user", "content": "Hi"}])\n'
+                "print(resp.choices[0].message.content)\n"
+            ),
+            finding="its client sends requests to `http://localhost:11434/v1`",
+        ),
+        Example(
+            before=(
+                "from openai import OpenAI\n"
+                'client = OpenAI(base_url="http://localhost:8000/v1")\n'
+                'resp = client.chat.completions.create(model="m", messages=[{"role": "user", "content": "Hi"}])\n'
+                "print(resp.choices[0].message.content)\n"
+            ),
+            after=(
+                "from openai import OpenAI\n"
+                'client = OpenAI(base_url="http://localhost:8000/v1")\n'
+                'resp = client.responses.create(model="m", input="Hi")\n'
+                "print(resp.output_text)\n"
+            ),
+            options=("allow_other_servers",),
+        ),
+        Example(
+            before=(
+                "import os\n"
+                "from openai import OpenAI\n"
+                'os.environ.setdefault("OPENAI_BASE_URL", "http://localhost:1234/v1")\n'
+                "client = OpenAI()\n"
+            ),
+            finding="the URL the `OPENAI_BASE_URL` environment variable holds",
+        ),
+    ],
+)
+
+
+@RULE.guard
+def calls_on_other_servers(site) -> Optional[Block]:
+    analysis = site.analysis
+    if analysis.options.allow_other_servers:
+        return None
+    server = _server_of_client(site.receiver, analysis)
+    if server is None:
+        return None
+    return Block(f"its client sends requests to {server}, and {CONSEQUENCE} ({OPT_IN})")
+
+
+@RULE.module
+def clients_on_other_servers(analysis) -> List[Report]:
+    if analysis.options.allow_other_servers:
+        return []
+    reports = []
+    for node in _client_configurations(analysis):
+        server = _server_of_origin(node, analysis) if isinstance(node, cst.Call) else _url_server(node.value, analysis)
+        if server is not None:
+            code = one_line(analysis.module.code_for_node(node))
+            message = f"`{code}` sends requests to {server}: {CONSEQUENCE}; `apply` leaves calls on this client as they are ({OPT_IN})"
+            reports.append(Report(node, message))
+    return reports
+
+
+def _client_configurations(analysis) -> Iterable[cst.CSTNode]:
+    """Where the module says which server a client talks to: the clients it builds, the copies
+    it makes with another ``base_url``, and ``openai.base_url = ...``."""
+    for node in m.findall(analysis.module, m.Call() | m.Assign()):
+        if isinstance(node, cst.Assign):
+            if any(analysis.qualified(target.target) & {"openai.base_url"} for target in node.targets):
+                yield node
+        elif analysis.qualified(node.func) & OPENAI_CLIENTS:
+            yield node
+        elif _is_copy(node) and _argument(node, "base_url") is not None and analysis.is_openai_client(node.func.value):
+            yield node
+
+
+def _server_of_client(client: cst.BaseExpression, analysis) -> Optional[str]:
+    """The other server a client expression talks to, in words; None for OpenAI's, or when the
+    module does not say (a client passed in)."""
+    if "openai" in analysis.qualified(client):
+        return _module_client_server(analysis)
+    for origin in analysis.bound_values(client):
+        server = _server_of_origin(origin, analysis)
+        if server is not None:
+            return server
+    return None
+
+
+def _server_of_origin(origin: cst.CSTNode, analysis) -> Optional[str]:
+    if not isinstance(origin, cst.Call):
+        return None
+    base_url = _argument(origin, "base_url")
+    if analysis.qualified(origin.func) & OPENAI_CLIENTS:
+        if base_url is not None:
+            return _url_server(base_url, analysis)
+        if any(_argument(origin, name) is not None for name in ENDPOINT_CHOICES):
+            return None
+        return _environment_server(analysis)
+    if _is_copy(origin):  # a copy keeps its original's server unless given another
+        return _url_server(base_url, analysis) if base_url is not None else _server_of_client(origin.func.value, analysis)
+    return None
+
+
+def _module_client_server(analysis) -> Optional[str]:
+    """Where the ``openai`` module's own client sends requests."""
+    for node in _client_configurations(analysis):
+        if isinstance(node, cst.Assign):
+            return _url_server(node.value, analysis)
+    return _environment_server(analysis)
+
+
+def _url_server(value: cst.BaseExpression, analysis) -> Optional[str]:
+    """``value`` (a ``base_url``) in words when it is not OpenAI's."""
+    url = literal_string(value)
+    if url is None and isinstance(value, cst.Name):
+        definition = analysis.definition(value)
+        url = literal_string(definition.value) if definition is not None else None
+    if url is None:
+        return f"the URL `{one_line(analysis.module.code_for_node(value))}` holds at run time"
+    host = urlsplit(url).hostname
+    if host is not None and _is_openai_host(host, analysis.options.openai_hosts):
+        return None
+    return f"`{url}`"
+
+
+def _environment_server(analysis) -> Optional[str]:
+    if any(string_text(node) == ENVIRONMENT_VARIABLE for node in analysis.code_strings):
+        return f"the URL the `{ENVIRONMENT_VARIABLE}` environment variable holds (this module reads or sets it)"
+    return None
+
+
+def _is_openai_host(host: str, configured: Iterable[str]) -> bool:
+    return any(fnmatch.fnmatchcase(host.lower(), pattern.lower()) for pattern in (*OPENAI_HOSTS, *configured))
+
+
+def _is_copy(call: cst.Call) -> bool:
+    return isinstance(call.func, cst.Attribute) and call.func.attr.value in CLIENT_COPY_METHODS
+
+
+def _argument(call: cst.Call, keyword: str) -> Optional[cst.BaseExpression]:
+    return next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == keyword), None)

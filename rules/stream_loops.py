@@ -1,0 +1,146 @@
+"""
+## What it does
+Migrates `create(..., stream=True)` together with the loop that reads the stream (`for` or
+`async for`), turning the chunk loop into a loop over Responses events:
+
+| Chat Completions chunk | Responses event |
+|---|---|
+| `chunk.choices[0].delta.content` (`completions.create`: `chunk.choices[0].text`) | `event.delta` under `event.type == "response.output_text.delta"` |
+| `if chunk.choices and chunk.choices[0].delta.content:` / `if delta.content:` | `if event.type == "response.output_text.delta":` |
+| `chunk.choices[0].delta.content or ""` | `event.delta` |
+| `if chunk.usage:` | `if event.type in ("response.completed", "response.incomplete") and event.response.usage:` |
+| `usage = chunk.usage` | `if event.type in ("response.completed", "response.incomplete"): usage = event.response.usage` |
+| `chunk.usage.prompt_tokens`, `.completion_tokens`, ... | `event.response.usage.input_tokens`, `.output_tokens`, ... (also on a stored `usage` after the loop) |
+| `if chunk.choices[0].finish_reason == "length":` | `if event.type == "response.incomplete" and event.response.incomplete_details is not None and event.response.incomplete_details.reason == "max_output_tokens":` |
+| `== "content_filter"` / `== "stop"` / a truthy `finish_reason` | the same with `"content_filter"` / `event.type == "response.completed"` / either final event |
+| `if chunk.choices:` around statements that read the text | `if event.type == "response.output_text.delta":` |
+| `delta = chunk.choices[0].delta`, `choice = chunk.choices[0]`, `if not chunk.choices: continue` | removed (reads through `delta` / `choice` are renamed) |
+
+Consecutive statements that read the text go under one text-event test; the loop variable
+becomes `event` unless that name is taken. `stream_options={"include_usage": True}` is dropped:
+a Responses stream always ends with the usage (its `stream_options` only has
+`include_obfuscation`, which is kept). The stream is followed like any result: through names,
+`with ... as stream`, `await`, a function that returns it, and a function of the module that
+it is passed to and that nothing else calls (a generator that yields the text, say).
+
+## Why
+A Responses stream yields typed events, not chunks with `choices`: a loop that still reads
+`chunk.choices[0].delta` fails on the first event. And a Chat stream ends with `[DONE]`, a
+Responses stream after `response.completed`.
+
+## Example
+```python
+stream = client.chat.completions.create(model="gpt-4o-mini", messages=msgs, stream=True)
+for chunk in stream:
+    if chunk.choices and chunk.choices[0].delta.content:
+        print(chunk.choices[0].delta.content, end="")
+```
+
+## Use instead
+```python
+stream = client.responses.create(model="gpt-4o-mini", input=msgs, stream=True)
+for event in stream:
+    if event.type == "response.output_text.delta":
+        print(event.delta, end="")
+```
+
+## Fix safety
+Safe for the shapes above. A Chat stream's first chunk (the role) and last chunks (the finish
+reason, the usage) carry no text, so a statement that reads the text moves under the text
+event only when it does nothing for an empty text: it is under a test that the text is there,
+or it is `print(text, end="")`, `sys.stdout.write(text)`, `name += text` (with `text or ""` where
+the text may be None), or it assigns the text to a name read only later in the same loop pass.
+Every statement of the loop body must read the chunk: any other would run once per event
+instead of once per chunk. Anything else blocks the call and is reported: a statement that
+runs for every chunk (a counter, `collected.append(...)` without a test, `print(text)`), a
+one-line loop body, any other read of the chunk
+(`chunk.id`, `delta.role`, the chunk itself), the finish reason stored or compared with
+`"tool_calls"`, `chunk.usage` without `include_usage` (the original never sees it), `chunk.choices[0]`
+without a test when `include_usage` adds a chunk with no choices, a loop variable read after the
+loop, and a usage read before the finish reason (Chat sends the usage last). Tool-call deltas
+are migrated by `stream_tool_calls`. How the text is cut into deltas differs between any two
+streams, of either API; the text itself does not.
+"""
+
+import libcst as cst
+
+from migrator.analysis import CALL
+from migrator.chunk_loops import ChunkLoop, is_streamed
+from migrator.model import FixSafety
+from migrator.rule import Block, Example, NewArgument, Rewrite, Rule, UseRewrite
+from migrator.shapes import dict_entries, is_constant, one_line
+
+# What a stream offers besides iteration that is the same on a Responses stream.
+STREAM_METHODS = frozenset({"close"})
+
+RULE = Rule(
+    title="Loops over a streamed response",
+    safety=FixSafety.SAFE,
+    needs=("stream",),
+    examples=[
+        Example(
+            before=(
+                "from openai import OpenAI\n"
+                "client = OpenAI()\n"
+                'stream = client.chat.completions.create(model="gpt-4o-mini", messages=m, stream=True)\n'
+                "for chunk in stream:\n"
+                "    if chunk.choices and chunk.choices[0].delta.content:\n"
+                '        print(chunk.choices[0].delta.content, end="")\n'
+            ),
+            after=(
+                "from openai import OpenAI\n"
+                "client = OpenAI()\n"
+                'stream = client.responses.create(model="gpt-4o-mini", input=m, stream=True)\n'
+                "for event in stream:\n"
+                '    if event.type == "response.output_text.delta":\n'
+                '        print(event.delta, end="")\n'
+            ),
+        ),
+        Example(
+            before=(
+                "from openai import OpenAI\n"
+                "client = OpenAI()\n"
+                'stream = client.chat.completions.create(model="gpt-4o-mini", messages=m, stream=True)\n'
+                "parts = []\n"
+                "for chunk in stream:\n"
+                "    parts.append(chunk.choices[0].delta.content)\n"
+            ),
+            finding="would also run for the chunks that carry no text",
+        ),
+    ],
+)
+
+
+@RULE.parameter("stream")
+def stream(name, value, site):
+    if is_constant(value, "True") or is_constant(value, "False"):
+        return Rewrite((NewArgument("stream", value),))
+    return Block("`stream=` is not the literal `True` or `False`, so the tool cannot tell how the result is read")
+
+
+@RULE.parameter("stream_options")
+def stream_options(name, value, site):
+    """``include_usage`` goes (Responses streams always end with the usage); ``include_obfuscation`` stays."""
+    entries = dict_entries(value)
+    if entries is None or not set(entries) <= {"include_usage", "include_obfuscation"}:
+        return Block("`stream_options=` is not a literal dict of `include_usage` and `include_obfuscation`")
+    usage = entries.get("include_usage")
+    if usage is not None and not (is_constant(usage.value, "True") or is_constant(usage.value, "False")):
+        return Block("`include_usage` is not the literal `True` or `False`")
+    if "include_obfuscation" not in entries:
+        return Rewrite()
+    kept = entries["include_obfuscation"].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return Rewrite((NewArgument(name, value.with_changes(elements=[kept])),))
+
+
+@RULE.result_use
+def stream_loop(use, site):
+    if not is_streamed(site):
+        return None
+    if not use.path and isinstance(use.parent, cst.For) and use.parent.iter is use.outer:
+        loop = ChunkLoop(use, site)
+        outcome = loop.plan()
+        return None if loop.reads_tool_calls else outcome  # rule `stream_tool_calls` decides
+    if len(use.path) == 2 and use.path[0] in STREAM_METHODS and use.path[1] == CALL:
+        return UseRewrite(target=use.outer, build=lambda node: node)
+    return Block(f"the stream is used as `{one_line(use.code)}`, which the tool cannot map to a Responses stream")

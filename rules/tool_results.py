@@ -1,0 +1,126 @@
+"""
+## What it does
+Rewrites the conversation a tool-calling loop sends back, so that it holds Responses input items:
+
+| Chat Completions | Responses |
+|---|---|
+| `messages.append(resp.choices[0].message)` (or `.model_dump()`) | `messages.extend(resp.output)` |
+| `{"role": "tool", "tool_call_id": call_id, "content": result}` | `{"type": "function_call_output", "call_id": call_id, "output": result}` |
+| `{"role": "assistant", "tool_calls": [{"id": i, "type": "function", "function": {"name": n, "arguments": a}}]}` | `{"type": "function_call", "call_id": i, "name": n, "arguments": a}` items |
+
+The history may be written inline in `messages=[...]`, or kept in a list variable that the
+call sends (`messages=history`, or `[..., *history]`) and that is built in the same module with
+`append`, `extend` and `+=`.
+
+## Why
+The Responses API has no `tool` role and no `tool_calls` key on input messages: a loop that
+sends them gets `Unknown parameter: 'input[2].tool_calls'` or `Invalid value: 'tool'` on its
+second turn. Each result must carry the `call_id` of the `function_call` item it answers, so the
+calls themselves must be in the input too: the response's output items hold them.
+
+## Example
+```python
+messages.append(resp.choices[0].message)
+for call in resp.choices[0].message.tool_calls:
+    messages.append({"role": "tool", "tool_call_id": call.id, "content": run(call.function.name)})
+```
+
+## Use instead
+```python
+messages.extend(resp.output)
+for call in [item for item in resp.output if item.type == "function_call"]:
+    messages.append({"type": "function_call_output", "call_id": call.call_id, "output": run(call.name)})
+```
+
+## Fix safety
+Safe. A history kept in a variable is rewritten only when the tool sees all of it: the variable
+is bound once, to a list literal, in this module; everything added to it is a dict literal or
+the message of a response to a call that sends this same history; and nothing else reads it
+(`len(messages)` would count items, a loop over it would meet items instead of message dicts).
+All the calls that send it migrate together or none does. Otherwise the call is reported,
+as it is when, in a call that can use tools, the history comes from a parameter or another
+module, or receives something the tool cannot see into (a message built by a helper function).
+Legacy `function` messages carry no call id to pair them with their call, and an assistant
+message with both text and tool calls is not split: both are reported. A `name` on a tool
+message, which Chat Completions does not define, is dropped.
+"""
+
+from typing import Union
+
+import libcst as cst
+
+from migrator.analysis import CallSite, ResultUse
+from migrator.history import DUMPED_MESSAGE, RESPONSE_MESSAGE, container_of, output_rewrite
+from migrator.model import FixSafety
+from migrator.rule import Block, Example, Rule, UseRewrite
+
+RULE = Rule(
+    title="Tool calls and results sent back",
+    safety=FixSafety.SAFE,
+    needs=("messages",),
+    examples=[
+        Example(
+            before=(
+                "import openai\n"
+                'messages: list = [{"role": "user", "content": q}]\n'
+                'r = openai.chat.completions.create(model="gpt-4o", messages=messages)\n'
+                "messages.append(r.choices[0].message)\n"
+                "for call in r.choices[0].message.tool_calls:\n"
+                '    messages.append({"role": "tool", "tool_call_id": call.id, "content": run(call.function.name)})\n'
+                'r2 = openai.chat.completions.create(model="gpt-4o", messages=messages)\n'
+            ),
+            after=(
+                "import openai\n"
+                'messages: list = [{"role": "user", "content": q}]\n'
+                'r = openai.responses.create(model="gpt-4o", input=messages)\n'
+                "messages.extend(r.output)\n"
+                'for call in [item for item in r.output if item.type == "function_call"]:\n'
+                '    messages.append({"type": "function_call_output", "call_id": call.call_id, "output": run(call.name)})\n'
+                'r2 = openai.responses.create(model="gpt-4o", input=messages)\n'
+            ),
+        ),
+        Example(
+            before=(
+                "import openai\n"
+                'messages: list = [{"role": "user", "content": q}]\n'
+                'r = openai.chat.completions.create(model="gpt-4o", messages=messages)\n'
+                "messages.append(r.choices[0].message)\n"
+                "print(len(messages))\n"
+            ),
+            finding="len(messages)",
+        ),
+    ],
+)
+
+
+@RULE.result_use
+def response_message(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block, None]:
+    """``history.append(resp.choices[0].message)``: the response's output items instead."""
+    if use.path not in (RESPONSE_MESSAGE, DUMPED_MESSAGE):
+        return None
+    container = container_of(use.outer, site.analysis)
+    if container is None and isinstance(use.parent, cst.Assign):
+        return Block(
+            f"the message `{use.code}` is held in a name the tool follows only when it is bound after the "
+            "response with nothing that could skip it (no `try`), and read in the same function"
+        )
+    if container is None:
+        return Block(f"the message `{use.code}` is used other than by adding it to a history the tool can follow")
+    context, history = container
+    if history is None or not _sends(site, history):
+        return Block(f"the message `{use.code}` is added to a list that this call does not send as its `messages`")
+    # The history itself is checked by the ``messages`` hook of this call, which makes the same
+    # rewrite: this call migrates only if all the calls sending the history do.
+    return output_rewrite(use, context)
+
+
+def _sends(site: CallSite, history: cst.Name) -> bool:
+    """Does ``site`` send the list ``history`` names, as ``messages=history`` or ``[*history]``?"""
+    argument = site.argument("messages")
+    if argument is None:
+        return False
+    names = [argument.value] if isinstance(argument.value, cst.Name) else []
+    if isinstance(argument.value, cst.List):
+        names = [e.value for e in argument.value.elements if isinstance(e, cst.StarredElement) and isinstance(e.value, cst.Name)]
+    bindings = set(site.analysis.referents(history))
+    return bool(bindings) and any(set(site.analysis.referents(name)) == bindings for name in names)

@@ -1,0 +1,114 @@
+"""
+## What it does
+Reports reads like `x.choices[0]`, in a module that imports `openai`, on values the tool cannot
+trace to a Chat Completions call: a response handed in as a parameter, returned by a helper of
+another module, kept in an attribute. They are reported at low confidence: the value may be
+something else with a `choices` list.
+
+## Why
+Such a read is Chat Completions code the call-based rules cannot see: once the call that
+produced the value is migrated (here or in another module), the value is a `Response`, which
+has no `choices`, and the read fails at run time.
+
+## Example
+```python
+import openai
+
+def first_answer(completion) -> str:
+    return completion.choices[0].message.content or ""
+```
+
+## Use instead
+Migrate the read together with the call that produces the value (`output_text` for the text of
+the answer), or annotate the value (`completion: ChatCompletion`) and keep both in one module,
+where the tool follows them:
+
+```python
+def first_answer(response) -> str:
+    return response.output_text
+```
+
+## Fix safety
+Manual: the tool only reports. Reads of results the tool follows from a call are never
+reported here (the call's own finding covers them), nor are reads in modules that do not import
+`openai`, reads on `self.choices`, or reads of values another library's call returned
+(`litellm.completion(...)`, say).
+"""
+
+from typing import List, Set
+
+import libcst as cst
+import libcst.matchers as m
+
+from migrator.model import Confidence, FixSafety
+from migrator.rule import Example, Report, Rule
+from migrator.shapes import one_line
+
+CHOICES_READ = m.Subscript(value=m.Attribute(attr=m.Name("choices")), slice=[m.SubscriptElement(m.Index(m.Integer()))])
+
+RULE = Rule(
+    title="`choices` read on a value not traced to a call",
+    safety=FixSafety.MANUAL,
+    needs=(".choices[",),
+    examples=[
+        Example(
+            before=(
+                "import openai\n"
+                "def first_answer(completion) -> str:\n"
+                '    return completion.choices[0].message.content or ""\n'
+            ),
+            finding="cannot trace `completion` to a Chat Completions call",
+        ),
+        Example(
+            before=(
+                "import openai\n"
+                "import litellm\n"
+                'reply = litellm.completion(model="gpt-4o", messages=messages)\n'
+                "print(reply.choices[0].message.content)\n"
+            ),
+        ),
+    ],
+)
+
+
+@RULE.module
+def untraced_reads(analysis) -> List[Report]:
+    reads = m.findall(analysis.module, CHOICES_READ)
+    if not reads or not analysis.imports_openai:
+        return []
+    traced = _traced_reads(analysis)
+    reports = []
+    for read in reads:
+        assert isinstance(read, cst.Subscript) and isinstance(read.value, cst.Attribute)
+        value = read.value.value
+        if read in traced or m.matches(value, m.Name("self") | m.Name("cls")) or _from_another_library(value, analysis):
+            continue
+        code = one_line(analysis.module.code_for_node(value))
+        message = (
+            f"`{code}.choices[...]` reads a Chat Completions response, but the tool cannot trace `{code}` to a"
+            " Chat Completions call: if it is one, migrate this read with that call (a `Response` has no"
+            " `choices`; `output_text` holds the answer)"
+        )
+        reports.append(Report(read, message, confidence=Confidence.LOW))
+    return reports
+
+
+def _traced_reads(analysis) -> Set[cst.CSTNode]:
+    """The nodes of every read the tool follows from a legacy call (the call reports those)."""
+    traced: Set[cst.CSTNode] = set()
+    for site in analysis.call_sites():
+        for use in analysis.trace_result(site.call).uses:
+            traced.update(use.chain)
+    return traced
+
+
+def _from_another_library(value: cst.BaseExpression, analysis) -> bool:
+    """Was ``value`` made by a call of a function imported from another package than openai?"""
+    for made in analysis.bound_values(value):
+        if isinstance(made, cst.Await):
+            made = made.expression
+        if isinstance(made, cst.Call):
+            packages = {name.split(".")[0] for name in analysis.qualified(made.func, imported_only=True)}
+            if packages and "openai" not in packages:
+                return True
+    return False

@@ -1,0 +1,204 @@
+"""The cache of results: what invalidates an entry, what is never trusted, and where it lives."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import migrator
+from migrator import cache as cache_module
+from migrator import cli, engine
+from migrator.cache import Cache, cache_directory, project_root
+from migrator.model import Confidence, FileResult, Finding, Options, SourceResult
+
+ROOT = Path(__file__).resolve().parent.parent
+CALL = (ROOT / "fixtures/chat_completions_create/simple_call/before.py").read_bytes()
+SOURCE = b"client.chat.completions.create(model=m, messages=msgs)\n"
+RESULT = SourceResult(
+    source=SOURCE,
+    output=b"client.responses.create(model=m, input=msgs)\n",
+    findings=[Finding("chat_completions_create", 1, 1, "moves", fixable=True, confidence=Confidence.LOW)],
+    calls_migrated=1,
+)
+PATH = Path("app.py")
+
+
+@pytest.fixture
+def cache(tmp_path: Path) -> Cache:
+    return Cache(tmp_path / "cache", Options())
+
+
+def entries(cache: Cache) -> list:
+    return sorted(cache.directory.glob("v*/*/*.json"))
+
+
+def test_a_stored_result_is_found_again_exactly(cache: Cache) -> None:
+    cache.put(PATH, SOURCE, RESULT)
+    assert cache.get(PATH, SOURCE) == RESULT
+    assert cache.get(PATH, SOURCE).findings[0].confidence is Confidence.LOW
+
+
+def test_an_unchanged_result_is_stored_without_its_output(cache: Cache) -> None:
+    unchanged = SourceResult(source=SOURCE, output=SOURCE, findings=RESULT.findings)
+    cache.put(PATH, SOURCE, unchanged)
+    assert cache.get(PATH, SOURCE) == unchanged
+    assert b'"output": null' in entries(cache)[0].read_bytes()
+
+
+def test_a_changed_file_misses(cache: Cache) -> None:
+    cache.put(PATH, SOURCE, RESULT)
+    assert cache.get(PATH, SOURCE + b"\n") is None
+
+
+def test_the_same_content_as_another_kind_of_file_misses(cache: Cache) -> None:
+    cache.put(PATH, SOURCE, RESULT)
+    assert cache.get(Path("app.ipynb"), SOURCE) is None
+    assert cache.get(Path("elsewhere/other.py"), SOURCE) == RESULT  # content, not the path, is the key
+
+
+def test_another_tool_version_misses(cache: Cache, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache.put(PATH, SOURCE, RESULT)
+    monkeypatch.setattr(migrator, "__version__", migrator.__version__ + ".post1")
+    assert cache.get(PATH, SOURCE) is None
+
+
+def test_a_changed_rule_misses(cache: Cache, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = shutil.copytree(ROOT / "rules", tmp_path / "rules")
+    monkeypatch.setattr(cache_module, "code_folders", lambda: (rules,))
+    cache.put(PATH, SOURCE, RESULT)
+    assert cache.get(PATH, SOURCE) == RESULT
+    rule = rules / "chat_completions_create.py"
+    rule.write_bytes(rule.read_bytes() + b"\n# a changed rule\n")
+    cache_module.code_digest.cache_clear()  # a run is one process: it hashes the rules once
+    assert cache.get(PATH, SOURCE) is None
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        Options(unsafe_fixes=True),
+        Options(store_false=True),
+        Options(assume_openai=True),
+        Options(select=frozenset({"chat_completions_create"})),
+        Options(ignore=frozenset({"response_fields"})),
+    ],
+    ids=lambda options: repr(options),
+)
+def test_other_options_miss(cache: Cache, options: Options) -> None:
+    cache.put(PATH, SOURCE, RESULT)
+    assert Cache(cache.directory, options).get(PATH, SOURCE) is None
+
+
+def test_equal_options_hit_whatever_the_order_of_their_sets(cache: Cache) -> None:
+    Cache(cache.directory, Options(select=frozenset(["a", "b", "c"]))).put(PATH, SOURCE, RESULT)
+    assert Cache(cache.directory, Options(select=frozenset(["c", "b", "a"]))).get(PATH, SOURCE) == RESULT
+
+
+@pytest.mark.parametrize(
+    "corruption",
+    [
+        lambda data: b"",
+        lambda data: data[: len(data) // 2],
+        lambda data: b"\x00\xff not json",
+        lambda data: data.replace(b'"key": "', b'"key": "0'),
+        lambda data: data.replace(b'"line": 1', b'"line": "1"'),
+        lambda data: data.replace(b'"confidence": "low"', b'"confidence": "unsure"'),
+        lambda data: data.replace(b'"calls_migrated": 1', b'"calls_migrated": 1, "extra": 2'),
+        lambda data: data.replace(b'"output": "', b'"output": "!'),
+        lambda data: b"[]",
+    ],
+    ids=["empty", "truncated", "not-json", "other-key", "wrong-type", "unknown-enum", "extra-field",
+         "bad-base64", "not-an-object"],
+)
+def test_a_corrupt_entry_is_ignored_and_then_replaced(cache: Cache, corruption) -> None:
+    cache.put(PATH, SOURCE, RESULT)
+    [entry] = entries(cache)
+    entry.write_bytes(corruption(entry.read_bytes()))
+    assert cache.get(PATH, SOURCE) is None
+    cache.put(PATH, SOURCE, RESULT)
+    assert cache.get(PATH, SOURCE) == RESULT
+
+
+def test_writes_leave_no_temporary_files_and_mark_the_folder_as_a_cache(cache: Cache) -> None:
+    cache.put(PATH, SOURCE, RESULT)
+    cache.put(PATH, SOURCE, RESULT)
+    names = sorted(path.name for path in cache.directory.rglob("*") if path.is_file())
+    assert names == sorted([".gitignore", "CACHEDIR.TAG", entries(cache)[0].name])
+    assert (cache.directory / ".gitignore").read_text().splitlines()[-1] == "*"
+
+
+def test_a_cache_that_cannot_be_written_is_skipped(tmp_path: Path) -> None:
+    (tmp_path / "a_file").write_text("not a folder")
+    cache = Cache(tmp_path / "a_file" / "cache", Options())
+    cache.put(PATH, SOURCE, RESULT)  # does not raise
+    assert cache.get(PATH, SOURCE) is None
+
+
+# --- through the engine -----------------------------------------------------------------------
+
+
+def test_a_cached_file_is_not_transformed_again_until_it_changes(cache: Cache, tmp_path, monkeypatch) -> None:
+    (tmp_path / "src").mkdir()
+    app = tmp_path / "src" / "app.py"
+    app.write_bytes(CALL)
+    [first] = run_outputs(tmp_path / "src", cache)
+
+    def explode(source, options):
+        raise RuntimeError("transformed again")
+
+    monkeypatch.setattr(engine, "transform_source", explode)
+    assert run_outputs(tmp_path / "src", cache) == [first]
+    app.write_bytes(CALL + b"\n")
+    [changed] = list(engine.run([tmp_path / "src"], jobs=1, cache=cache))
+    assert "transformed again" in changed.error
+
+
+def test_errors_are_not_cached(cache: Cache, tmp_path: Path) -> None:
+    (tmp_path / "bad.py").write_text("client.chat.completions.create(\n")
+    [result] = list(engine.run([tmp_path], jobs=1, cache=cache))
+    assert result.error and entries(cache) == []
+
+
+def test_parallel_runs_fill_and_read_the_cache_like_serial_ones(cache: Cache, tmp_path: Path) -> None:
+    for index in range(12):
+        (tmp_path / f"m{index:02}.py").write_bytes(CALL if index % 3 else b"x = 1\n")
+    cold = run_outputs(tmp_path, cache, jobs=2)
+    assert len(entries(cache)) == 1  # eight candidates, one content
+    assert run_outputs(tmp_path, cache, jobs=2) == cold == run_outputs(tmp_path, None, jobs=1)
+
+
+def run_outputs(path: Path, cache, jobs: int = 1) -> list:
+    return [(r.path, r.error, r.result) for r in engine.run([path], jobs=jobs, cache=cache)]
+
+
+# --- where it lives, and the command line -------------------------------------------------------
+
+
+def test_the_cache_lives_in_the_project_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(cache_module.ENVIRONMENT_VARIABLE)
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "pkg" / "sub").mkdir(parents=True)
+    assert project_root(tmp_path / "pkg" / "sub") == tmp_path.resolve()
+    assert cache_directory(tmp_path / "pkg" / "sub") == tmp_path.resolve() / ".migrator_cache"
+
+
+def test_the_environment_variable_chooses_the_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(cache_module.ENVIRONMENT_VARIABLE, str(tmp_path / "elsewhere"))
+    assert cache_directory(tmp_path) == tmp_path / "elsewhere"
+
+
+@pytest.mark.parametrize("args, cached", [(["check", "."], True), (["diff", "--no-cache", "."], False)])
+def test_the_cli_uses_the_cache_unless_told_not_to(monkeypatch, args, cached) -> None:
+    calls = []
+
+    def fake_run(paths, options, exclude, jobs, cache=None):
+        calls.append(cache)
+        return engine.Results(1, iter([FileResult(Path("a.py"), SourceResult(b"", b""))]))
+
+    monkeypatch.setattr(engine, "run", fake_run)
+    CliRunner().invoke(cli.app, args)
+    [cache] = calls
+    assert isinstance(cache, Cache) if cached else cache is None

@@ -1,0 +1,73 @@
+"""`migrator check FILE.py...` answered without the full command line: same output, less loaded."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import List
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CALL = (ROOT / "fixtures/chat_completions_create/simple_call/before.py").read_bytes()
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}  # the tests run in other folders
+FULL_CLI = "import sys; from migrator.cli import main; sys.argv[0] = 'migrator'; main()"
+
+
+def run(command: List[str], cwd: Path) -> tuple:
+    completed = subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=ENV)
+    return completed.returncode, completed.stdout, completed.stderr
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    (tmp_path / "plain.py").write_text("print('hello')\n")
+    (tmp_path / "other.py").write_text("def function(messages, stream):\n    return stream\n")
+    (tmp_path / "call.py").write_bytes(CALL)
+    (tmp_path / "bad.py").write_bytes(b"x = '\xff'\n")
+    (tmp_path / "notebook.ipynb").write_text("{}")
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["check", "plain.py"],
+        ["check", "plain.py", "other.py", "./plain.py"],  # one file named twice is one file
+        ["check", "plain.py", "call.py"],  # a candidate: the full command line answers
+        ["check", "missing.py"],
+        ["check", "bad.py"],
+        ["check", "plain.py", "--quiet"],
+        ["check", "."],
+    ],
+    ids=lambda args: " ".join(args),
+)
+def test_the_command_prints_what_the_full_command_line_prints(tree: Path, args: List[str]) -> None:
+    quick = run([sys.executable, "-m", "migrator", *args], cwd=tree)
+    full = run([sys.executable, "-c", FULL_CLI, *args], cwd=tree)
+    assert quick == full
+
+
+def test_files_without_candidates_are_answered_without_typer_rich_or_libcst(tree: Path) -> None:
+    code = (
+        "import sys; from migrator.quick import quick_check;"
+        "code = quick_check(['check', 'plain.py', 'other.py']);"
+        "print(code, sorted(name for name in ('typer', 'rich', 'pydantic', 'libcst') if name in sys.modules))"
+    )
+    completed = subprocess.run([sys.executable, "-c", code], cwd=tree, env=ENV, capture_output=True, text=True)
+    assert completed.stdout == "0 []\n"
+    assert completed.stderr == "2 files scanned: no findings.\n"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [[], ["diff", "plain.py"], ["check"], ["check", "call.py"], ["check", "notebook.ipynb"], ["check", "-"]],
+    ids=lambda args: " ".join(args) or "no arguments",
+)
+def test_anything_else_is_left_to_the_full_command_line(tree: Path, args: List[str], monkeypatch) -> None:
+    from migrator.quick import quick_check
+
+    monkeypatch.chdir(tree)
+    assert quick_check(args) is None
