@@ -27,7 +27,7 @@ from libcst.metadata import (
 )
 
 from migrator.model import Options
-from migrator.shapes import STRING_NODES
+from migrator.shapes import STRING_NODES, dict_entries
 
 CLIENT_CLASSES: FrozenSet[str] = frozenset(
     f"{module}.{name}"
@@ -68,13 +68,35 @@ class CallSite:
     analysis: "ModuleAnalysis"  # for rules that need to ask more about the module
 
     def argument(self, keyword: str) -> Optional[cst.Arg]:
+        """The argument passed as ``keyword``; for an entry of an unpacked dict literal
+        (``**params``), an ``Arg`` made to hold the entry's original value node."""
         for arg in self.call.args:
             if arg.keyword is not None and arg.keyword.value == keyword:
                 return arg
+        definition = self.unpacked_dict()
+        if definition is not None and keyword in dict_entries(definition.value):
+            return cst.Arg(keyword=cst.Name(keyword), value=dict_entries(definition.value)[keyword].value)
         return None
 
     def has_argument(self, keyword: str) -> bool:
         return self.argument(keyword) is not None
+
+    def unpacked_dict(self) -> Optional["Definition"]:
+        """``params`` of ``create(**params)`` when it is a dict literal defined once, in this
+        scope, with string keys, and read only by this call: its entries are arguments too."""
+        unpacked = [arg for arg in self.call.args if arg.star == "**"]
+        if len(unpacked) != 1 or not isinstance(unpacked[0].value, cst.Name):
+            return None
+        name = unpacked[0].value
+        definition = self.analysis.definition(name)
+        if (
+            definition is None
+            or definition.reads != [name]
+            or dict_entries(definition.value) is None
+            or self.analysis.scopes.get(definition.statement) is not self.analysis.scopes.get(name)
+        ):
+            return None
+        return definition
 
 
 @dataclass

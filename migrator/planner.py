@@ -17,7 +17,7 @@ from migrator.analysis import CALL, AnnotationUse, CallSite, ModuleAnalysis, Res
 from migrator.model import Confidence, Finding, Options
 from migrator.registry import all_rules
 from migrator.rule import Block, GuardHook, ParameterHook, Report, Retarget, Rewrite, Rule, UseRewrite
-from migrator.shapes import one_line
+from migrator.shapes import code_of, dict_entries, literal_string, one_line, separator, string_like
 from migrator.suppression import Suppressions
 
 UNTRACED_RESULT = "untraced_result"
@@ -210,8 +210,17 @@ def _plan_arguments(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnal
         position = analysis.positions[arg]
         plan.arguments.append(ArgumentPlan())
         if arg.keyword is None:
-            what = "`**` arguments" if arg.star == "**" else "positional arguments"
-            plan.blockers.append(Blocker(plan.rule, f"it passes {what}, which the tool cannot map", position))
+            if arg.star == "**" and plan.site.unpacked_dict() is not None:
+                _plan_unpacked_dict(plan, owners, analysis)
+                continue
+            if arg.star == "**":
+                reason = (
+                    f"it passes `**{one_line(code_of(arg.value), limit=40)}`: the tool maps `**` only for a dict "
+                    "literal defined in the same scope and read by this call alone"
+                )
+            else:
+                reason = "it passes positional arguments, which the tool cannot map"
+            plan.blockers.append(Blocker(plan.rule, reason, position))
             continue
         name = arg.keyword.value
         owner = owners.get(name)
@@ -230,6 +239,45 @@ def _plan_arguments(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnal
         rewrite = outcome.unsafe if isinstance(outcome, Block) else outcome
         if rewrite is not None:
             plan.shared_rewrites.extend((owner.id, edit) for edit in rewrite.elsewhere)
+
+
+def _plan_unpacked_dict(plan: SitePlan, owners: Dict[str, Rule], analysis: ModuleAnalysis) -> None:
+    """``create(**params)`` with ``params`` a dict literal only this call reads: each entry is
+    planned like a keyword argument, and the dict is rewritten where it is defined."""
+    site = plan.site
+    definition = site.unpacked_dict()
+    keywords: List[str] = []
+    for key, element in dict_entries(definition.value).items():
+        owner = owners.get(key)
+        position = analysis.positions[element]
+        if owner is None:
+            plan.blockers.append(Blocker(plan.rule, f"the tool has no mapping for `{key}` in the unpacked dict", position))
+            continue
+        outcome = owner.parameters[key](key, element.value, site)
+        if isinstance(outcome, Block):
+            plan.blockers.append(Blocker(outcome.rule or owner.id, outcome.reason, position))
+            continue
+        plan.shared_rewrites.extend((owner.id, edit) for edit in outcome.elsewhere)
+        keywords.extend(new.keyword for new in outcome.arguments)
+    if len(keywords) != len(set(keywords)):
+        reason = "two entries of the unpacked dict would become the same Responses parameter"
+        plan.blockers.append(Blocker(plan.rule, reason, analysis.positions[definition.value]))
+
+    def build(updated: cst.Dict) -> cst.Dict:
+        elements: List[cst.BaseDictElement] = []
+        for element in updated.elements:
+            key = literal_string(element.key)
+            outcome = owners[key].parameters[key](key, element.value, site)
+            for index, new in enumerate(outcome.arguments):
+                new_element = element.with_changes(key=string_like(element.key, new.keyword), value=new.value)
+                if index < len(outcome.arguments) - 1:
+                    new_element = new_element.with_changes(comma=separator(updated))
+                elements.append(new_element)
+        if elements and not outcome.arguments:  # the last entry was dropped: keep its closing style
+            elements[-1] = elements[-1].with_changes(comma=updated.elements[-1].comma)
+        return updated.with_changes(elements=elements)
+
+    plan.shared_rewrites.append((plan.rule, UseRewrite(target=definition.value, build=build)))
 
 
 def _plan_uses(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnalysis) -> None:
