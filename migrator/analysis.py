@@ -596,18 +596,21 @@ class ModuleAnalysis:
                 continue
             read = self._use_from(access.node)
             depth = len(use.path)
-            trace.uses.append(
-                ResultUse(
-                    base=use.base,
-                    path=use.path + read.path,
-                    chain=(access.node,) * depth + read.chain,
-                    parent=read.parent,
-                    grandparent=read.grandparent,
-                    position=read.position,
-                    code=read.code,
-                    alias_depth=depth,
-                )
+            through = ResultUse(
+                base=use.base,
+                path=use.path + read.path,
+                chain=(access.node,) * depth + read.chain,
+                parent=read.parent,
+                grandparent=read.grandparent,
+                position=read.position,
+                code=read.code,
+                alias_depth=depth,
             )
+            nested = self._alias_statement(read, use.parent, assignment) if read.path else None
+            if nested is not None:  # ``calls = message.tool_calls`` after ``message = ...``
+                self._trace_alias(through, nested, trace)
+            else:
+                trace.uses.append(through)
 
     def referents(self, name: cst.Name) -> List[Assignment]:
         """The bindings a read of ``name`` may see; empty when one of them is not a plain assignment."""

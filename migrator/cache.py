@@ -72,7 +72,9 @@ class Cache:
             pass
 
     def key(self, path: Path, source: bytes) -> str:
-        digest = hashlib.sha256(configuration_digest(self.options).encode())
+        """A hash of everything the file's result depends on; the path counts only through the
+        options in force for it (its per-file ignores) and its kind."""
+        digest = hashlib.sha256(configuration_digest(self.options.for_path(path)).encode())
         digest.update(path.suffix.encode() + b"\0")
         digest.update(source)
         return digest.hexdigest()

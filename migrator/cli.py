@@ -374,6 +374,14 @@ def check(
     show_diff: Annotated[
         bool, typer.Option("--diff", help="Print the fixes as a patch; the other findings go to stderr.")
     ] = False,
+    baseline: Annotated[
+        Optional[Path],
+        typer.Option(metavar="FILE", help="Report only findings not recorded in FILE.", exists=True, dir_okay=False),
+    ] = None,
+    write_baseline: Annotated[
+        Optional[Path],
+        typer.Option(metavar="FILE", help="Record today's findings in FILE (for --baseline), and exit 0.", dir_okay=False),
+    ] = None,
 ) -> None:
     """Print one line per finding, `path:line:col: RULE-ID [*] message`; write nothing.
 
@@ -383,7 +391,13 @@ def check(
         raise typer.BadParameter("--diff prints a patch: it takes neither --statistics nor --output-format")
     if statistics and output_format not in (OutputFormat.TEXT, OutputFormat.JSON):
         raise typer.BadParameter("--statistics is printed as text or json", param_hint="--output-format")
+    if baseline is not None and write_baseline is not None:
+        raise typer.BadParameter("--baseline and --write-baseline do not go together", param_hint="--write-baseline")
     results = collect(run)
+    if write_baseline is not None:
+        record_baseline(run, results, write_baseline)
+    if baseline is not None:
+        results = leave_out_baseline(run, results, baseline)
     if show_diff:
         show_patches(run, results)
     elif output_format is OutputFormat.TEXT and not statistics:
@@ -396,6 +410,32 @@ def check(
     summary = render.check_summary(tally)
     summary.insert(1, render.by_rule([finding for result in results for finding in result.findings]))
     finish(run, results, summary, found=tally.findings > 0, dry_run=True)
+
+
+def record_baseline(run: Run, results: List[FileResult], path: Path) -> None:
+    """Write the findings to the baseline file, and exit (2 if a file could not be processed)."""
+    from migrator import baseline
+
+    try:
+        count = baseline.write(path, results)
+    except baseline.BaselineError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(ExitCode.ERROR) from None
+    finish(run, results, [f"Recorded {render.plural(count, 'finding')} in {path}."], found=False, dry_run=True)
+
+
+def leave_out_baseline(run: Run, results: List[FileResult], path: Path) -> List[FileResult]:
+    """The results less the findings the baseline file records; says how many it held back."""
+    from migrator import baseline
+
+    try:
+        filtered = baseline.without_known(results, path)
+    except baseline.BaselineError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(ExitCode.ERROR) from None
+    stale = f"; {filtered.stale} of its entries match nothing any more" if filtered.stale else ""
+    run.output.say(f"{render.plural(filtered.accepted, 'finding')} accepted by the baseline {path}{stale}.")
+    return filtered.results
 
 
 class RulesFormat(str, enum.Enum):

@@ -150,10 +150,11 @@ def _migrator_table(path: Path) -> Dict[str, Any]:
 
 
 def _parse(path: Path) -> Dict[str, Any]:
-    if sys.version_info < (3, 11):
+    version = sys.version_info[:2]
+    if version < (3, 11):
         raise ConfigError(
             f"{path}: reading [tool.migrator] needs Python 3.11 or later (tomllib); on Python"
-            f" {sys.version_info.major}.{sys.version_info.minor}, give the options on the command line"
+            f" {version[0]}.{version[1]}, give the options on the command line"
         )
     import tomllib
 

@@ -15,7 +15,7 @@ import io
 import os
 import re
 from pathlib import PurePath
-from typing import Callable, List, Optional, Tuple, Union
+from typing import Callable, Iterable, List, Optional, Tuple, Union
 
 from unidiff import PatchSet, UnidiffParseError
 
@@ -51,7 +51,7 @@ def unified_diff_bytes(
     name_end = "\t" if " " in name else ""
     out = io.BytesIO()
     counts = {"+": 0, "-": 0}
-    lines = difflib.unified_diff(
+    lines: Iterable[str] = difflib.unified_diff(
         _split_lines(before),
         _split_lines(after),
         f"a/{name}{name_end}",

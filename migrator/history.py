@@ -198,10 +198,18 @@ def container_of(node: cst.CSTNode, analysis: ModuleAnalysis) -> Optional[Tuple[
         if _is_method_call(call, "extend", analysis) and isinstance(call.func.value, cst.Name):
             return parent, call.func.value
         return parent, None
-    if isinstance(holder, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
-        target = holder.targets[0].target if isinstance(holder, cst.Assign) and len(holder.targets) == 1 else getattr(holder, "target", None)
-        return parent, target if isinstance(target, cst.Name) else None
-    return parent, None
+    return parent, _list_name(holder)
+
+
+def _list_name(statement: Optional[cst.CSTNode]) -> Optional[cst.Name]:
+    """The name ``history = [...]``, ``history: T = [...]`` or ``history += [...]`` binds."""
+    if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
+        target = statement.targets[0].target
+    elif isinstance(statement, (cst.AnnAssign, cst.AugAssign)):
+        target = statement.target
+    else:
+        return None
+    return target if isinstance(target, cst.Name) else None
 
 
 def _is_method_call(call: Optional[cst.CSTNode], method: str, analysis: ModuleAnalysis) -> bool:
@@ -227,7 +235,6 @@ class _Addition:
 
 @dataclass
 class _History:
-    name: str
     additions: List[_Addition]
     feeders: List[cst.Call]  # the calls that send it as ``messages``
     other_reads: List[cst.CSTNode]
@@ -247,7 +254,7 @@ def followed_history(name: cst.Name, site: CallSite, convert: MessageConverter) 
                 "cannot see whether it holds tool calls or results, which the Responses API takes in another shape"
             )
         return ()  # the caller's responsibility, as for any ``messages`` expression
-    responses = response_messages(analysis)
+    responses = response_messages(analysis) if any(dict_entries(a.node) is None for a in history.additions) else {}
     rewrites: List[UseRewrite] = []
     unknown = list(history.unknown)
     for addition in history.additions:
@@ -255,6 +262,11 @@ def followed_history(name: cst.Name, site: CallSite, convert: MessageConverter) 
             producer, use = responses[addition.node]
             if producer.call not in history.feeders:
                 return _blocked(f"`{name.value}` receives the message of a response to a call that does not send `{name.value}`")
+            if not _stored(producer):
+                return _blocked(
+                    "the response is not stored (`store=`): a reasoning model's output items can then be sent back "
+                    'only with `include=["reasoning.encrypted_content"]`, which Chat Completions had no equivalent of'
+                )
             rewrites.append(output_rewrite(use, addition.context))
             continue
         converted = convert(addition.node) if dict_entries(addition.node) is not None else None
@@ -283,6 +295,12 @@ def followed_history(name: cst.Name, site: CallSite, convert: MessageConverter) 
     return tuple(rewrites)
 
 
+def _stored(site: CallSite) -> bool:
+    """Is the response stored: ``store`` not given (the Responses default) or ``True``?"""
+    store = site.argument("store")
+    return store is None or is_constant(store.value, "True")
+
+
 def _items_of(node: cst.BaseExpression, convert: MessageConverter) -> cst.BaseExpression:
     items = convert(node)
     assert isinstance(items, Items), "the history was checked when the call was planned"
@@ -302,13 +320,15 @@ def _follow(name: cst.Name, analysis: ModuleAnalysis) -> Optional[_History]:
     definitions = [b for b in bindings if _bound_list(b.node, analysis) is not None]
     if len(definitions) != 1:
         return None
-    history = _History(name.value, [], [], [], [])
+    definitions_list = _bound_list(definitions[0].node, analysis)
+    assert definitions_list is not None
+    history = _History([], [], [], [])
     for binding in bindings:
         statement = analysis.parents.get(binding.node)
         if binding in definitions:
-            _add_elements(history, _bound_list(binding.node, analysis), analysis)
+            _add_elements(history, definitions_list)
         elif isinstance(statement, cst.AugAssign) and isinstance(statement.operator, cst.AddAssign):
-            _add_elements(history, statement.value, analysis)
+            _add_elements(history, statement.value)
         else:
             return None
     for access in definitions[0].references:
@@ -329,7 +349,7 @@ def _bound_list(target: cst.CSTNode, analysis: ModuleAnalysis) -> Optional[cst.L
     return None
 
 
-def _add_elements(history: _History, value: cst.BaseExpression, analysis: ModuleAnalysis) -> None:
+def _add_elements(history: _History, value: cst.BaseExpression) -> None:
     if not isinstance(value, cst.List):
         history.unknown.append(value)
         return
@@ -351,7 +371,7 @@ def _add_read(history: _History, read: cst.CSTNode, analysis: ModuleAnalysis) ->
     if method == "append" and _is_method_call(call, "append", analysis) and len(call.args) == 1 and call.args[0].keyword is None:
         history.additions.append(_Addition(call.args[0].value, call))
     elif method == "extend" and _is_method_call(call, "extend", analysis) and len(call.args) == 1 and call.args[0].keyword is None:
-        _add_elements(history, call.args[0].value, analysis)
+        _add_elements(history, call.args[0].value)
     else:
         history.other_reads.append(read)
 

@@ -7,11 +7,10 @@ each finding is moved to the cell it is in (``Finding.cell``: the cell's 1-based
 among all the notebook's cells, as a reader counts them; ``line`` is then the line in it).
 
 IPython syntax is not Python. Line magics, shell escapes and help (``%pip install openai``,
-``!ls``, ``files = !ls``, ``obj?``) are masked by placeholder names before parsing and put
-back afterwards, exactly as they were. A cell that starts with a cell magic (``%%bash``) is
-left out, unless the magic runs its body as Python (``%%time``), when only its first line is
-masked. The placeholders are import statements so that imports a rewrite needs are added
-after a leading ``%pip install`` cell, not above it.
+``!ls``, ``files = !ls``, ``obj?``) are masked by placeholders before parsing and put back
+afterwards, exactly as they were (see ``Masker``). A cell that starts with a cell magic
+(``%%bash``) is left out, unless the magic runs its body as Python (``%%time``), when only its
+first line is masked.
 
 The file is edited surgically: only the JSON text of a changed cell's ``source`` is replaced,
 written as it was (a list of lines or one string, the same indentation, non-ASCII escaped or
@@ -118,11 +117,12 @@ def code_of(data: bytes) -> bytes:
 
 def _code_cell(text: str, number: int, cell: dict, span: Tuple[int, int]) -> CodeCell:
     source = cell.get("source")
-    is_lines = isinstance(source, list) and all(isinstance(line, str) for line in source)
-    if not (isinstance(source, str) or is_lines):
+    if isinstance(source, list) and all(isinstance(line, str) for line in source):
+        source = "".join(source)
+    if not isinstance(source, str):
         raise NotebookError(f"not a valid notebook: the source of cell {number} is not text")
     value_span = _last_value_of(text, span[0], "source")
-    return CodeCell(number, "".join(source), value_span, _layout(text, value_span))
+    return CodeCell(number, source, value_span, _layout(text, value_span))
 
 
 def _cell_spans(text: str) -> Iterator[Tuple[int, int]]:

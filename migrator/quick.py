@@ -5,8 +5,9 @@ the OpenAI SDK. The full command line costs many times Python's own start-up (ty
 pydantic and builds a validator per option, rich loads its styles), while deciding that no file
 is a candidate costs a read of each. So a `check` given only `.py` files and no option is tried
 here first, with nothing but discovery and the prefilter loaded. Anything else (another
-command, an option, a notebook, a file that is a candidate or cannot be read) goes to
-`migrator.cli`, which starts over: what it prints is then all there is.
+command, an option, a notebook, a project that may configure the migrator, a file that is a
+candidate or cannot be read) goes to `migrator.cli`, which starts over: what it prints is then
+all there is.
 
 What this prints must stay what `migrator.cli` prints for the same run: tests/test_quick.py
 compares the two. A new option or configuration that changes `check`'s output for files with
@@ -34,6 +35,8 @@ def quick_check(arguments: Sequence[str]) -> Optional[int]:
     command, *paths = arguments or [""]
     if command != "check" or not paths or any(path.startswith("-") or not path.endswith(".py") for path in paths):
         return None
+    if _may_be_configured(Path(paths[0])):
+        return None
     from migrator.discovery import discover
     from migrator.prefilter import is_candidate, needed_texts
     from migrator.source import SourceError, read_source
@@ -52,3 +55,19 @@ def quick_check(arguments: Sequence[str]) -> Optional[int]:
     noun = "file" if files == 1 else "files"
     sys.stderr.write(f"{files} {noun} scanned: no findings.\n")
     return 0
+
+
+def _may_be_configured(path: Path) -> bool:
+    """Does a pyproject.toml where `migrator.config` looks for one mention the migrator at all?
+
+    Deliberately broader than the config's own test: a configuration (or a broken one, which
+    is an error) is for the full command line to read.
+    """
+    for folder in path.resolve().parents:
+        pyproject = folder / "pyproject.toml"
+        try:
+            if b"migrator" in pyproject.read_bytes():
+                return True
+        except OSError:
+            continue  # none here (or unreadable: the full command line would say so)
+    return False

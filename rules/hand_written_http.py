@@ -137,10 +137,12 @@ def _from_http_library(node: cst.CSTNode, analysis) -> bool:
     return any(name.split(".")[0] in HTTP_LIBRARIES for name in analysis.qualified(node, imported_only=True))
 
 
-def _report(call: cst.Call, url: cst.CSTNode, analysis) -> Report:
+def _report(call: cst.Call, string: cst.CSTNode, analysis) -> Report:
     code = analysis.module.code_for_node(call.func)
+    literal = analysis.parents[string] if isinstance(string, cst.FormattedStringText) else string
+    url = one_line(analysis.module.code_for_node(literal))
     message = (
-        f"`{code}` sends a Chat Completions request by hand (`{one_line(string_text(url))}`): the tool migrates"
+        f"`{code}` sends a Chat Completions request by hand (to {url}): the tool migrates"
         " SDK calls only; use the SDK, or send `/v1/responses` its own request (`input`, not `messages`) and"
         " read its `output`, not `choices`"
     )

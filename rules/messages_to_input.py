@@ -153,7 +153,8 @@ def _inline_history(messages: cst.List, site) -> Union[Tuple[UseRewrite, ...], B
     """The histories ``[..., *history]`` unpacks; and, in a call that can use tools, no message
     the tool cannot see into (it may be a tool call or result, which change shape)."""
     rewrites: List[UseRewrite] = []
-    responses = response_messages(site.analysis)
+    opaque = any(dict_entries(element.value) is None for element in messages.elements)
+    responses = response_messages(site.analysis) if opaque else {}
     for element in messages.elements:
         if isinstance(element, cst.StarredElement) and isinstance(element.value, cst.Name):
             followed = followed_history(element.value, site, _convert_message)

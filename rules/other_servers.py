@@ -68,7 +68,7 @@ OPT_IN = "--allow-other-servers, or `openai-hosts` for this host, migrates them"
 RULE = Rule(
     title="Client pointed at another server",
     safety=FixSafety.MANUAL,
-    needs=("OpenAI", "openai.base_url", ENVIRONMENT_VARIABLE),
+    needs=("base_url", ENVIRONMENT_VARIABLE),
     examples=[
         Example(
             before=(
@@ -133,12 +133,16 @@ def clients_on_other_servers(analysis) -> List[Report]:
 
 
 def _client_configurations(analysis) -> Iterable[cst.CSTNode]:
-    """Where the module says which server a client talks to: the clients it builds, the copies
-    it makes with another ``base_url``, and ``openai.base_url = ...``."""
-    for node in m.findall(analysis.module, m.Call() | m.Assign()):
+    """Where the module says which server a client talks to: the clients it builds (with a
+    ``base_url``, or any when it reads the environment variable), the copies it makes with
+    another ``base_url``, and ``openai.base_url = ...``."""
+    every_client = _environment_server(analysis) is not None
+    for node in m.findall(analysis.module, m.Call() | m.Assign(targets=[m.AtLeastN(m.AssignTarget(m.Attribute(attr=m.Name("base_url"))), n=1)])):
         if isinstance(node, cst.Assign):
             if any(analysis.qualified(target.target) & {"openai.base_url"} for target in node.targets):
                 yield node
+        elif not (every_client or _argument(node, "base_url") is not None):
+            continue  # no name lookups for the calls that cannot configure a server
         elif analysis.qualified(node.func) & OPENAI_CLIENTS:
             yield node
         elif _is_copy(node) and _argument(node, "base_url") is not None and analysis.is_openai_client(node.func.value):

@@ -76,8 +76,9 @@ def v0_calls(analysis) -> List[Report]:
     candidates = m.findall(analysis.module, m.Call(func=m.Attribute(attr=m.OneOf(*map(m.Name, V0_METHODS)))))
     for call in candidates:
         assert isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
-        if not isinstance(call.func.value, (cst.Name, cst.Attribute)):
-            continue  # `make().create(...)`: not a class of the openai module
+        owner = call.func.value
+        if not (isinstance(owner, cst.Name) or (isinstance(owner, cst.Attribute) and owner.attr.value in V0_RESOURCES)):
+            continue  # `client.embeddings.create(...)`: not a class of the openai module (a name may be an alias)
         for name in analysis.qualified(call.func, imported_only=True):
             package, _, rest = name.partition(".")
             cls, _, method = rest.partition(".")

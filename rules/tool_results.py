@@ -40,8 +40,11 @@ the message of a response to a call that sends this same history; and nothing el
 All the calls that send it migrate together or none does. Otherwise the call is reported,
 as it is when, in a call that can use tools, the history comes from a parameter or another
 module, or receives something the tool cannot see into (a message built by a helper function).
-Legacy `function` messages carry no call id to pair them with their call, and an assistant
-message with both text and tool calls is not split: both are reported. A `name` on a tool
+Legacy `function` messages carry no call id to pair them with their call, an assistant
+message with both text and tool calls is not split, and the output of a response that is not
+stored (`store=False`) is not sent back (a reasoning model's reasoning items could not be, unless
+`include=["reasoning.encrypted_content"]` is added): all are reported. With `--store-false`,
+add that `include` yourself for reasoning models. A `name` on a tool
 message, which Chat Completions does not define, is dropped.
 """
 

@@ -32,7 +32,7 @@ def first_answer(response) -> str:
 Manual: the tool only reports. Reads of results the tool follows from a call are never
 reported here (the call's own finding covers them), nor are reads in modules that do not import
 `openai`, reads on `self.choices`, or reads of values another library's call returned
-(`litellm.completion(...)`, say).
+(`litellm.completion(...)`, say) or annotated with its types.
 """
 
 from typing import List, Set
@@ -40,10 +40,13 @@ from typing import List, Set
 import libcst as cst
 import libcst.matchers as m
 
+from migrator.analysis import legacy_call
 from migrator.model import Confidence, FixSafety
 from migrator.rule import Example, Report, Rule
 from migrator.shapes import one_line
 
+# Packages whose names in an annotation say nothing about where the value comes from.
+TYPING_PACKAGES = frozenset({"typing", "typing_extensions", "collections"})
 CHOICES_READ = m.Subscript(value=m.Attribute(attr=m.Name("choices")), slice=[m.SubscriptElement(m.Index(m.Integer()))])
 
 RULE = Rule(
@@ -81,7 +84,9 @@ def untraced_reads(analysis) -> List[Report]:
     for read in reads:
         assert isinstance(read, cst.Subscript) and isinstance(read.value, cst.Attribute)
         value = read.value.value
-        if read in traced or m.matches(value, m.Name("self") | m.Name("cls")) or _from_another_library(value, analysis):
+        if read in traced or m.matches(value, m.Name("self") | m.Name("cls")):
+            continue
+        if _comes_from_a_legacy_call(value, analysis, set()) or _from_another_library(value, analysis):
             continue
         code = one_line(analysis.module.code_for_node(value))
         message = (
@@ -97,18 +102,60 @@ def _traced_reads(analysis) -> Set[cst.CSTNode]:
     """The nodes of every read the tool follows from a legacy call (the call reports those)."""
     traced: Set[cst.CSTNode] = set()
     for site in analysis.call_sites():
-        for use in analysis.trace_result(site.call).uses:
+        trace = analysis.trace_result(site.call)
+        for use in trace.uses:
             traced.update(use.chain)
+            if isinstance(use.parent, cst.For) and use.parent.iter is use.outer:
+                traced.update(_item_reads(use.parent, analysis))  # the chunks of a stream (rule `stream_loops`)
+            if use.path[:2] == ("get_final_completion", "()"):  # what a `.stream()` helper ends with
+                traced.update(node for final in analysis.trace_result(use.chain[1]).uses for node in final.chain)
+        for line in trace.aliases:  # ``message = resp.choices[0].message``, read through ``message``
+            traced.update(m.findall(line, CHOICES_READ))
     return traced
 
 
+def _item_reads(loop: cst.For, analysis) -> List[cst.CSTNode]:
+    """``chunk.choices[...]`` for ``for chunk in <a traced stream>:``."""
+    assignment = analysis.binding(loop.target) if isinstance(loop.target, cst.Name) else None
+    reads = [analysis.use_of(access.node) for access in assignment.references] if assignment else []
+    return [read.chain[1] for read in reads if read.path[:1] == ("choices",) and len(read.chain) > 1]
+
+
+def _comes_from_a_legacy_call(value: cst.BaseExpression, analysis, seen: Set[cst.CSTNode]) -> bool:
+    """Is ``value`` derived from the result of a legacy call (``raw.parse()`` of a raw response,
+    ``stream.get_final_completion()``...), through names, ``await``, attributes and calls? Its
+    call reports it then, or its own rules migrate it."""
+    for made in analysis.bound_values(value):
+        node = made
+        while isinstance(node, (cst.Await, cst.Call, cst.Attribute, cst.Subscript)):
+            if isinstance(node, cst.Call) and legacy_call(node) is not None:
+                return True
+            node = node.expression if isinstance(node, cst.Await) else node.func if isinstance(node, cst.Call) else node.value
+        if node is not made and isinstance(node, cst.Name) and node not in seen:
+            seen.add(node)
+            if _comes_from_a_legacy_call(node, analysis, seen):
+                return True
+    return False
+
+
 def _from_another_library(value: cst.BaseExpression, analysis) -> bool:
-    """Was ``value`` made by a call of a function imported from another package than openai?"""
+    """Was ``value`` made by a function imported from a package other than openai, or is it a
+    parameter annotated with such a package's type?"""
     for made in analysis.bound_values(value):
         if isinstance(made, cst.Await):
             made = made.expression
         if isinstance(made, cst.Call):
-            packages = {name.split(".")[0] for name in analysis.qualified(made.func, imported_only=True)}
-            if packages and "openai" not in packages:
-                return True
+            packages = _packages(made.func, analysis)
+        elif isinstance(made, cst.Param) and made.annotation is not None:
+            named = m.findall(made.annotation, m.Name() | m.Attribute())
+            packages = {package for node in named for package in _packages(node, analysis)} - TYPING_PACKAGES
+        else:
+            continue
+        if packages and "openai" not in packages:
+            return True
     return False
+
+
+def _packages(node: cst.CSTNode, analysis) -> Set[str]:
+    """The top-level packages ``node`` is imported from (not this project's relative imports)."""
+    return {name.split(".")[0] for name in analysis.qualified(node, imported_only=True) if not name.startswith(".")}

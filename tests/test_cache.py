@@ -92,6 +92,14 @@ def test_other_options_miss(cache: Cache, options: Options) -> None:
     assert Cache(cache.directory, options).get(PATH, SOURCE) is None
 
 
+def test_a_file_with_per_file_ignores_misses_the_same_content_elsewhere(cache: Cache, tmp_path: Path) -> None:
+    options = Options(per_file_ignores=((f"{tmp_path.as_posix()}/tests/*", frozenset({"response_fields"})),))
+    cache = Cache(cache.directory, options)
+    cache.put(tmp_path / "app.py", SOURCE, RESULT)
+    assert cache.get(tmp_path / "lib.py", SOURCE) == RESULT
+    assert cache.get(tmp_path / "tests" / "app.py", SOURCE) is None
+
+
 def test_equal_options_hit_whatever_the_order_of_their_sets(cache: Cache) -> None:
     Cache(cache.directory, Options(select=frozenset(["a", "b", "c"]))).put(PATH, SOURCE, RESULT)
     assert Cache(cache.directory, Options(select=frozenset(["c", "b", "a"]))).get(PATH, SOURCE) == RESULT

@@ -8,6 +8,7 @@ is the working tree, uncommitted changes included, and the checkout's git state 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -41,6 +42,13 @@ def test_hooks_file_is_a_valid_pre_commit_manifest():
     assert hooks["migrator-apply"]["entry"].startswith("migrator apply")
     for hook in hooks.values():
         assert hook["language"] == "python" and hook["types_or"] == ["python", "jupyter"]
+
+
+def notebook(code: str) -> str:
+    """A notebook with ``code`` as its one code cell, as Jupyter writes it."""
+    cell = {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": code.splitlines(True)}
+    document = {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    return json.dumps(document, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
 
 
 def git(*args: str, cwd: Path) -> None:
@@ -78,10 +86,13 @@ def test_pre_commit_try_repo_migrates_with_the_apply_hook_and_gates_with_the_che
 ):
     project = tmp_path / "project"
     project.mkdir()
+    before = (ROOT / "fixtures/chat_completions_create/simple_call/before.py").read_bytes()
     migrated = (ROOT / "fixtures/chat_completions_create/simple_call/after.py").read_bytes()
-    (project / "legacy.py").write_bytes((ROOT / "fixtures/chat_completions_create/simple_call/before.py").read_bytes())
-    (project / "manual.py").write_text('client = make_client()\nr = client.chat.completions.create(model="m", messages=[])\n')
+    (project / "legacy.py").write_bytes(before)
+    manual = 'import openai\n\nclient = make_client()\nr = client.chat.completions.create(model="m", messages=[])\n'
+    (project / "manual.py").write_text(manual)
     (project / "clean.py").write_text("print('nothing to migrate')\n")
+    (project / "analysis.ipynb").write_text(notebook(before.decode()))
     git("init", "-q", cwd=project)
     git("add", "-A", cwd=project)
 
@@ -104,6 +115,7 @@ def test_pre_commit_try_repo_migrates_with_the_apply_hook_and_gates_with_the_che
     assert re.search(r"migrator apply\.+Failed", apply_part), output
     assert "files were modified by this hook" in apply_part
     assert (project / "legacy.py").read_bytes() == migrated
+    assert (project / "analysis.ipynb").read_text() == notebook(migrated.decode())
     assert check_part.lstrip(".").startswith("Failed"), output
-    assert f"manual.py:2:5: {UNRESOLVED}" in check_part
+    assert f"manual.py:4:5: {UNRESOLVED}" in check_part
     assert "legacy.py" not in check_part

@@ -28,6 +28,9 @@ def tree(tmp_path: Path) -> Path:
     (tmp_path / "call.py").write_bytes(CALL)
     (tmp_path / "bad.py").write_bytes(b"x = '\xff'\n")
     (tmp_path / "notebook.ipynb").write_text("{}")
+    (tmp_path / "configured").mkdir()
+    (tmp_path / "configured" / "pyproject.toml").write_text("[tool.migrator]\nselect = ['nope']\n")
+    (tmp_path / "configured" / "plain.py").write_text("print('hello')\n")
     return tmp_path
 
 
@@ -40,6 +43,7 @@ def tree(tmp_path: Path) -> Path:
         ["check", "missing.py"],
         ["check", "bad.py"],
         ["check", "plain.py", "--quiet"],
+        ["check", "configured/plain.py"],  # an unknown rule id in the configuration is an error
         ["check", "."],
     ],
     ids=lambda args: " ".join(args),
@@ -63,7 +67,8 @@ def test_files_without_candidates_are_answered_without_typer_rich_or_libcst(tree
 
 @pytest.mark.parametrize(
     "args",
-    [[], ["diff", "plain.py"], ["check"], ["check", "call.py"], ["check", "notebook.ipynb"], ["check", "-"]],
+    [[], ["diff", "plain.py"], ["check"], ["check", "call.py"], ["check", "notebook.ipynb"], ["check", "-"],
+     ["check", "configured/plain.py"]],
     ids=lambda args: " ".join(args) or "no arguments",
 )
 def test_anything_else_is_left_to_the_full_command_line(tree: Path, args: List[str], monkeypatch) -> None:

@@ -1,0 +1,299 @@
+"""Benchmark `migrator` on real code, against baselines measured in the same run.
+
+    python bench/run.py [--skip-parse]
+
+Builds a tree from pinned PyPI wheels (large pure-Python projects, and projects that really
+call Chat Completions), downloaded once with `pip download --no-deps` into bench/.cache/
+(ignored by git), then times, each as a fresh process:
+
+- `rg -l completions` over the tree (`grep -rl` where ripgrep is absent): reading every file;
+- LibCST `parse_module` of every file, in one process (bench/parse_all.py);
+- `migrator check` with a cold cache, then again with the cache warm;
+- `migrator diff` (no cache);
+- `migrator check --jobs 1` and `--jobs 2` on a candidate-heavy tree: the files that mention
+  `chat.completions` or `choices[0]`;
+- start-up: `python -c pass`, `migrator check` on a file without candidates, `python -c
+  "import libcst"` and `migrator check` on one small candidate file (median of several runs).
+
+It prints ratios to those baselines, files and lines per second, peak memory (the largest
+resident set of the process and its workers, from `getrusage`) and candidate counts, as a
+Markdown table for README.md. Timings are wall-clock seconds of one run on this machine; only
+the ratios travel. `--skip-parse` leaves out the LibCST baseline (minutes on a large tree).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+CACHE = BENCH / ".cache"
+DOWNLOADS = CACHE / "downloads"
+TREE = CACHE / "tree"
+CANDIDATES = CACHE / "candidates"
+STARTUP = CACHE / "startup"
+
+# Exact versions, so that every run measures the same code.
+LARGE_PROJECTS = (
+    "django==5.1.4",
+    "sympy==1.13.3",
+    "botocore==1.35.99",
+    "networkx==3.4.2",
+    "kubernetes==31.0.0",
+    "twisted==24.11.0",
+    "langchain==0.3.13",
+)
+CHAT_COMPLETIONS_USERS = (
+    "openai==1.59.3",
+    "openai-agents==0.0.19",
+    "instructor==1.7.2",
+    "litellm==1.57.0",
+    "langchain-openai==0.3.0",
+    "langchain-community==0.3.13",
+    "smolagents==1.9.2",
+)
+PACKAGES = LARGE_PROJECTS + CHAT_COMPLETIONS_USERS
+CANDIDATE_MARKERS = (b"chat.completions", b"choices[0]")  # what makes a file candidate-heavy
+STARTUP_REPEATS = 9
+
+
+@dataclass
+class Measure:
+    """One timed process."""
+
+    seconds: float
+    peak_mb: float
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--skip-parse", action="store_true", help="leave out the LibCST parse baseline")
+    args = parser.parse_args()
+    wheels = download()
+    files, lines = build_tree(wheels)
+    candidate_files, candidate_lines = build_candidate_tree()
+    print(f"tree: {files} files, {lines} lines from {len(PACKAGES)} packages; "
+          f"candidate-heavy tree: {candidate_files} files, {candidate_lines} lines", file=sys.stderr)
+
+    rows: List[List[str]] = []
+    baseline_text = text_search()
+    parse = None if args.skip_parse else timed([sys.executable, str(BENCH / "parse_all.py"), str(TREE)])
+    cache_dir = CACHE / "migrator_cache"
+    shutil.rmtree(cache_dir, ignore_errors=True)
+    cold = migrator(["check", str(TREE)], cache_dir)
+    warm = migrator(["check", str(TREE)], cache_dir)
+    diff = migrator(["diff", "--no-cache", str(TREE)])
+    jobs1 = migrator(["check", "--no-cache", "--jobs", "1", str(CANDIDATES)])
+    jobs2 = migrator(["check", "--no-cache", "--jobs", "2", str(CANDIDATES)])
+
+    def row(name: str, measure: Measure, ratio: str, count: int = files, count_lines: int = lines) -> None:
+        rows.append([name, f"{measure.seconds:.2f}", ratio, f"{count / measure.seconds:,.0f}",
+                     f"{count_lines / measure.seconds:,.0f}", f"{measure.peak_mb:.0f}"])
+
+    row(baseline_text[0], baseline_text[1], "1 (baseline)")
+    if parse:
+        row("LibCST `parse_module` of every file, one process", parse, "1 (baseline)")
+    row("`migrator check`, cold cache", cold, versus(cold, parse, baseline_text[1]))
+    row("`migrator check`, warm cache", warm, versus(warm, parse, baseline_text[1]))
+    row("`migrator diff`", diff, versus(diff, parse, baseline_text[1]))
+    row("`migrator check --jobs 1`, candidate-heavy tree", jobs1, "1 (baseline)", candidate_files, candidate_lines)
+    row("`migrator check --jobs 2`, candidate-heavy tree", jobs2,
+        f"{jobs1.seconds / jobs2.seconds:.2f}x faster than --jobs 1", candidate_files, candidate_lines)
+
+    print("| what | seconds | ratio | files/s | lines/s | peak MB |")
+    print("| --- | ---: | --- | ---: | ---: | ---: |")
+    for cells in rows:
+        print("| " + " | ".join(cells) + " |")
+    print()
+    print_counts(files, cold, warm, diff)
+    print()
+    print_startup()
+    print()
+    print_targets(cold, warm, diff, parse, baseline_text[1], jobs1, jobs2)
+
+
+# --- the tree ---------------------------------------------------------------------------------
+
+
+def download() -> List[Path]:
+    """The pinned wheels, downloaded once (pip download --no-deps) into bench/.cache/downloads."""
+    DOWNLOADS.mkdir(parents=True, exist_ok=True)
+    wheels = []
+    for spec in PACKAGES:
+        wheel = find_wheel(spec)
+        if wheel is None:
+            subprocess.run(
+                [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--quiet",
+                 "--dest", str(DOWNLOADS), spec],
+                check=True,
+            )
+            wheel = find_wheel(spec)
+        if wheel is None:
+            raise SystemExit(f"pip download {spec} brought no wheel into {DOWNLOADS}")
+        wheels.append(wheel)
+    return wheels
+
+
+def find_wheel(spec: str) -> Optional[Path]:
+    name, version = spec.split("==")
+    normalized = name.replace("-", "_").lower()
+    for wheel in DOWNLOADS.glob("*.whl"):
+        wheel_name, wheel_version = wheel.name.split("-")[:2]
+        if wheel_name.lower() == normalized and wheel_version == version:
+            return wheel
+    return None
+
+
+def build_tree(wheels: Sequence[Path]) -> tuple:
+    """Every .py file of the wheels under bench/.cache/tree/<wheel>/; rebuilt when the pins change."""
+    stamp = TREE / ".packages.json"
+    if not (stamp.exists() and json.loads(stamp.read_text()) == list(PACKAGES)):
+        shutil.rmtree(TREE, ignore_errors=True)
+        for wheel in wheels:
+            with zipfile.ZipFile(wheel) as archive:
+                for member in archive.namelist():
+                    if member.endswith(".py") and ".dist-info/" not in member:
+                        archive.extract(member, TREE / wheel.name.split("-")[0])
+        stamp.write_text(json.dumps(list(PACKAGES)))
+    return count(TREE)
+
+
+def build_candidate_tree() -> tuple:
+    """The files of the tree that mention Chat Completions, copied to bench/.cache/candidates/."""
+    shutil.rmtree(CANDIDATES, ignore_errors=True)
+    for path in sorted(TREE.rglob("*.py")):
+        if any(marker in path.read_bytes() for marker in CANDIDATE_MARKERS):
+            target = CANDIDATES / path.relative_to(TREE)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+    return count(CANDIDATES)
+
+
+def count(tree: Path) -> tuple:
+    paths = list(tree.rglob("*.py"))
+    return len(paths), sum(path.read_bytes().count(b"\n") for path in paths)
+
+
+# --- measuring --------------------------------------------------------------------------------
+
+# Runs the command as its only child, so that getrusage(RUSAGE_CHILDREN) is that command's (and
+# its workers'): ru_maxrss is the largest resident set among them, in kB on Linux.
+WRAPPER = """
+import json, resource, subprocess, sys, time
+start = time.perf_counter()
+done = subprocess.run(sys.argv[1:], capture_output=True, text=True, env=json.loads(sys.stdin.readline()))
+seconds = time.perf_counter() - start
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+json.dump([seconds, peak, done.returncode, done.stdout, done.stderr], sys.stdout)
+"""
+
+
+def timed(command: Sequence[str], env: Optional[Dict[str, str]] = None) -> Measure:
+    environment = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+    print(f"running: {' '.join(command)}", file=sys.stderr)
+    done = subprocess.run(
+        [sys.executable, "-c", WRAPPER, *command],
+        input=json.dumps(environment) + "\n", capture_output=True, text=True, check=True, cwd=CACHE,
+    )
+    seconds, peak_kb, returncode, stdout, stderr = json.loads(done.stdout)
+    if returncode not in (0, 1):
+        print(f"  exit {returncode}: {stderr[-2000:]}", file=sys.stderr)
+    return Measure(seconds, peak_kb / 1024, returncode, stdout, stderr)
+
+
+def migrator(args: Sequence[str], cache_dir: Optional[Path] = None) -> Measure:
+    env = {"MIGRATOR_CACHE_DIR": str(cache_dir)} if cache_dir else {}
+    return timed([sys.executable, "-m", "migrator", *args], env)
+
+
+def text_search() -> tuple:
+    if shutil.which("rg"):
+        return "`rg -l completions`", timed(["rg", "-l", "completions", str(TREE)])
+    return "`grep -rl completions` (no ripgrep here)", timed(["grep", "-rl", "--include=*.py", "completions", str(TREE)])
+
+
+def versus(measure: Measure, parse: Optional[Measure], text: Measure) -> str:
+    parts = [f"{measure.seconds / text.seconds:.1f}x the text search"]
+    if parse:
+        parts.insert(0, f"1/{parse.seconds / measure.seconds:.0f} of the LibCST parse")
+    return ", ".join(parts)
+
+
+def print_counts(files: int, cold: Measure, warm: Measure, diff: Measure) -> None:
+    sys.path.insert(0, str(ROOT))
+    from migrator.prefilter import is_candidate, needed_texts
+
+    needs = needed_texts()
+    candidates = sum(is_candidate(path.read_bytes(), needs) for path in TREE.rglob("*.py"))
+    findings = cold.stdout.count("\n")
+    with_findings = len({line.split(":", 1)[0] for line in cold.stdout.splitlines()})
+    changed = diff.stdout.count("\n+++ b/") + diff.stdout.startswith("+++ b/")
+    print(f"Candidates (files the prefilter lets through to LibCST): {candidates} of {files} "
+          f"({100 * candidates / files:.1f} %). Findings: {findings} in {with_findings} files; "
+          f"`diff` changes {changed} files. Warm and cold `check` agree: {cold.stdout == warm.stdout}.")
+    for name, measure in (("check", cold), ("diff", diff)):
+        summary = [line for line in measure.stderr.splitlines() if "scanned" in line]
+        print(f"`{name}` says: {summary[-1] if summary else measure.stderr[-300:]!r}")
+
+
+def print_startup() -> None:
+    STARTUP.mkdir(parents=True, exist_ok=True)
+    plain = STARTUP / "plain.py"
+    plain.write_text("def main():\n    print('hello')\n")
+    candidate = STARTUP / "candidate.py"
+    candidate.write_text(
+        "from openai import OpenAI\n\nclient = OpenAI()\n"
+        "r = client.chat.completions.create(model='gpt-4o-mini', messages=[{'role': 'user', 'content': 'Hi'}])\n"
+        "print(r.choices[0].message.content)\n"
+    )
+    python = sys.executable
+    runs = {
+        "`python -c pass`": [python, "-c", "pass"],
+        "`migrator check` one file, no candidate": [python, "-m", "migrator", "check", str(plain)],
+        '`python -c "import libcst"`': [python, "-c", "import libcst"],
+        "`migrator check --no-cache` one small candidate": [python, "-m", "migrator", "check", "--no-cache",
+                                                            str(candidate)],
+    }
+    medians = {name: median_seconds(command) for name, command in runs.items()}
+    names = list(runs)
+    print(f"Start-up (median of {STARTUP_REPEATS} runs): " + "; ".join(
+        f"{name} {medians[name] * 1000:.0f} ms" for name in names) + ".")
+    print(f"No candidate: {medians[names[1]] / medians[names[0]]:.1f}x `python -c pass` (target 3x); "
+          f"one small candidate: {medians[names[3]] / medians[names[2]]:.2f}x `import libcst` (target 1.5x).")
+
+
+def median_seconds(command: Sequence[str]) -> float:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    seconds = []
+    for _ in range(STARTUP_REPEATS):
+        start = time.perf_counter()
+        subprocess.run(command, capture_output=True, env=env, cwd=CACHE)
+        seconds.append(time.perf_counter() - start)
+    return statistics.median(seconds)
+
+
+def print_targets(cold, warm, diff, parse, text, jobs1, jobs2) -> None:
+    print("Targets:")
+    if parse:
+        print(f"- check (cold) <= 1/20 of the parse: 1/{parse.seconds / cold.seconds:.1f}")
+        print(f"- diff <= 1/10 of the parse: 1/{parse.seconds / diff.seconds:.1f}")
+    print(f"- check (warm) <= 3x the text search: {warm.seconds / text.seconds:.1f}x")
+    print(f"- --jobs 2 >= 1.6x faster than --jobs 1: {jobs1.seconds / jobs2.seconds:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
