@@ -53,7 +53,7 @@ from migrator.history import RULE as TOOL_RESULTS
 from migrator.history import TOOL_PARAMETERS, Items, followed_history, response_messages, spliced, tool_message
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, NewArgument, Rewrite, Rule, UseRewrite
-from migrator.shapes import code_of, dict_entries, is_string_expression, literal_string, one_line, string_like
+from migrator.shapes import code_of, dict_entries, is_string_expression, literal_string, one_line, separator, string_like
 
 INPUT_ROLES = frozenset({"system", "developer", "user", "assistant"})
 INSTRUCTION_ROLES = frozenset({"system", "developer"})
@@ -248,19 +248,12 @@ def _image_part(part: cst.Dict, entries) -> Union[cst.BaseExpression, Block]:
         if element is type_entry:
             elements.append(element.with_changes(value=string_like(type_entry.value, "input_image")))
         elif element is image_entry:
-            elements.append(element.with_changes(value=image["url"].value, comma=_separator(part)))
+            elements.append(element.with_changes(value=image["url"].value, comma=separator(part)))
             key = string_like(image_entry.key, "detail")
             elements.append(cst.DictElement(key=key, value=detail, comma=element.comma))
         else:
             elements.append(element)
     return part.with_changes(elements=elements)
-
-
-def _separator(node: cst.Dict) -> cst.Comma:
-    for element in node.elements:
-        if isinstance(element.comma, cst.Comma):
-            return element.comma
-    return cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
 
 
 def _replace_value(node: cst.Dict, entry: cst.DictElement, value: cst.BaseExpression) -> cst.Dict:

@@ -41,15 +41,12 @@ from migrator.analysis import CALL
 from migrator.function_calling import content_may_be_none
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rule
+from migrator.shapes import USAGE_FIELDS
 
 # Chat path -> Responses expression ({base} is what the path was read from).
 FIELDS = {
     ("choices", 0, "message", "content"): "{base}.output_text",
-    ("usage", "prompt_tokens"): "{base}.usage.input_tokens",
-    ("usage", "completion_tokens"): "{base}.usage.output_tokens",
-    ("usage", "total_tokens"): "{base}.usage.total_tokens",
-    ("usage", "prompt_tokens_details", "cached_tokens"): "{base}.usage.input_tokens_details.cached_tokens",
-    ("usage", "completion_tokens_details", "reasoning_tokens"): "{base}.usage.output_tokens_details.reasoning_tokens",
+    **{("usage", *chat): f"{{base}}.usage.{responses}" for chat, responses in USAGE_FIELDS.items()},
     ("created",): "int({base}.created_at)",
     ("id",): "{base}.id",
     ("model",): "{base}.model",
