@@ -1,6 +1,6 @@
 """Benchmark `migrator` on real code, against baselines measured in the same run.
 
-    python bench/run.py [--skip-parse]
+    python bench/run.py [--small] [--skip-parse]
 
 Builds a tree from pinned PyPI wheels (large pure-Python projects, and projects that really
 call Chat Completions), downloaded once with `pip download --no-deps` into bench/.cache/
@@ -10,15 +10,16 @@ call Chat Completions), downloaded once with `pip download --no-deps` into bench
 - LibCST `parse_module` of every file, in one process (bench/parse_all.py);
 - `migrator check` with a cold cache, then again with the cache warm;
 - `migrator diff` (no cache);
-- `migrator check --jobs 1` and `--jobs 2` on a candidate-heavy tree: the files that mention
-  `chat.completions` or `choices[0]`;
+- `migrator check --jobs 1` and `--jobs 2` on a candidate-heavy tree: the files of all the
+  pinned packages that mention `chat.completions` or `choices[0]`;
 - start-up: `python -c pass`, `migrator check` on a file without candidates, `python -c
   "import libcst"` and `migrator check` on one small candidate file (median of several runs).
 
 It prints ratios to those baselines, files and lines per second, peak memory (the largest
 resident set of the process and its workers, from `getrusage`) and candidate counts, as a
 Markdown table for README.md. Timings are wall-clock seconds of one run on this machine; only
-the ratios travel. `--skip-parse` leaves out the LibCST baseline (minutes on a large tree).
+the ratios travel. `--small` uses six of the packages (a tree a fifth the size) for a loaded
+machine; `--skip-parse` leaves out the LibCST baseline (minutes on a large tree).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -64,15 +66,20 @@ CHAT_COMPLETIONS_USERS = (
     "smolagents==1.9.2",
 )
 PACKAGES = LARGE_PROJECTS + CHAT_COMPLETIONS_USERS
+SMALL = ("django==5.1.4", "networkx==3.4.2", "openai-agents==0.0.19", "instructor==1.7.2", "langchain-openai==0.3.0",
+         "smolagents==1.9.2")
 CANDIDATE_MARKERS = (b"chat.completions", b"choices[0]")  # what makes a file candidate-heavy
 STARTUP_REPEATS = 9
+# The body of the console script pip writes for `migrator = "migrator.quick:main"`.
+CONSOLE_SCRIPT = "import sys; from migrator.quick import main; sys.argv[0] = 'migrator'; sys.exit(main())"
 
 
 @dataclass
 class Measure:
     """One timed process."""
 
-    seconds: float
+    seconds: float  # wall clock
+    cpu: float  # user + system seconds of the process and its workers
     peak_mb: float
     returncode: int
     stdout: str
@@ -81,12 +88,14 @@ class Measure:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--small", action="store_true", help="a smaller tree: " + ", ".join(SMALL))
     parser.add_argument("--skip-parse", action="store_true", help="leave out the LibCST parse baseline")
     args = parser.parse_args()
-    wheels = download()
-    files, lines = build_tree(wheels)
-    candidate_files, candidate_lines = build_candidate_tree()
-    print(f"tree: {files} files, {lines} lines from {len(PACKAGES)} packages; "
+    packages = SMALL if args.small else PACKAGES
+    wheels = download(PACKAGES)
+    files, lines = build_tree(packages, [wheel for spec, wheel in zip(PACKAGES, wheels) if spec in packages])
+    candidate_files, candidate_lines = build_candidate_tree(wheels)
+    print(f"tree: {files} files, {lines} lines from {len(packages)} packages; "
           f"candidate-heavy tree: {candidate_files} files, {candidate_lines} lines", file=sys.stderr)
 
     rows: List[List[str]] = []
@@ -101,7 +110,7 @@ def main() -> None:
     jobs2 = migrator(["check", "--no-cache", "--jobs", "2", str(CANDIDATES)])
 
     def row(name: str, measure: Measure, ratio: str, count: int = files, count_lines: int = lines) -> None:
-        rows.append([name, f"{measure.seconds:.2f}", ratio, f"{count / measure.seconds:,.0f}",
+        rows.append([name, f"{measure.seconds:.2f}", f"{measure.cpu:.2f}", ratio, f"{count / measure.seconds:,.0f}",
                      f"{count_lines / measure.seconds:,.0f}", f"{measure.peak_mb:.0f}"])
 
     row(baseline_text[0], baseline_text[1], "1 (baseline)")
@@ -112,10 +121,10 @@ def main() -> None:
     row("`migrator diff`", diff, versus(diff, parse, baseline_text[1]))
     row("`migrator check --jobs 1`, candidate-heavy tree", jobs1, "1 (baseline)", candidate_files, candidate_lines)
     row("`migrator check --jobs 2`, candidate-heavy tree", jobs2,
-        f"{jobs1.seconds / jobs2.seconds:.2f}x faster than --jobs 1", candidate_files, candidate_lines)
+        f"{jobs1.seconds / jobs2.seconds:.2f}x as fast as --jobs 1", candidate_files, candidate_lines)
 
-    print("| what | seconds | ratio | files/s | lines/s | peak MB |")
-    print("| --- | ---: | --- | ---: | ---: | ---: |")
+    print("| what | wall s | CPU s | ratio, wall (CPU) | files/s | lines/s | peak MB |")
+    print("| --- | ---: | ---: | --- | ---: | ---: | ---: |")
     for cells in rows:
         print("| " + " | ".join(cells) + " |")
     print()
@@ -129,11 +138,11 @@ def main() -> None:
 # --- the tree ---------------------------------------------------------------------------------
 
 
-def download() -> List[Path]:
+def download(packages: Sequence[str]) -> List[Path]:
     """The pinned wheels, downloaded once (pip download --no-deps) into bench/.cache/downloads."""
     DOWNLOADS.mkdir(parents=True, exist_ok=True)
     wheels = []
-    for spec in PACKAGES:
+    for spec in packages:
         wheel = find_wheel(spec)
         if wheel is None:
             subprocess.run(
@@ -158,28 +167,28 @@ def find_wheel(spec: str) -> Optional[Path]:
     return None
 
 
-def build_tree(wheels: Sequence[Path]) -> tuple:
+def build_tree(packages: Sequence[str], wheels: Sequence[Path]) -> tuple:
     """Every .py file of the wheels under bench/.cache/tree/<wheel>/; rebuilt when the pins change."""
     stamp = TREE / ".packages.json"
-    if not (stamp.exists() and json.loads(stamp.read_text()) == list(PACKAGES)):
+    if not (stamp.exists() and json.loads(stamp.read_text()) == list(packages)):
         shutil.rmtree(TREE, ignore_errors=True)
         for wheel in wheels:
             with zipfile.ZipFile(wheel) as archive:
                 for member in archive.namelist():
                     if member.endswith(".py") and ".dist-info/" not in member:
                         archive.extract(member, TREE / wheel.name.split("-")[0])
-        stamp.write_text(json.dumps(list(PACKAGES)))
+        stamp.write_text(json.dumps(list(packages)))
     return count(TREE)
 
 
-def build_candidate_tree() -> tuple:
-    """The files of the tree that mention Chat Completions, copied to bench/.cache/candidates/."""
+def build_candidate_tree(wheels: Sequence[Path]) -> tuple:
+    """The files of all the pinned packages that mention Chat Completions, in bench/.cache/candidates/."""
     shutil.rmtree(CANDIDATES, ignore_errors=True)
-    for path in sorted(TREE.rglob("*.py")):
-        if any(marker in path.read_bytes() for marker in CANDIDATE_MARKERS):
-            target = CANDIDATES / path.relative_to(TREE)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, target)
+    for wheel in wheels:
+        with zipfile.ZipFile(wheel) as archive:
+            for member in archive.namelist():
+                if member.endswith(".py") and any(marker in archive.read(member) for marker in CANDIDATE_MARKERS):
+                    archive.extract(member, CANDIDATES / wheel.name.split("-")[0])
     return count(CANDIDATES)
 
 
@@ -197,8 +206,9 @@ import json, resource, subprocess, sys, time
 start = time.perf_counter()
 done = subprocess.run(sys.argv[1:], capture_output=True, text=True, env=json.loads(sys.stdin.readline()))
 seconds = time.perf_counter() - start
-peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-json.dump([seconds, peak, done.returncode, done.stdout, done.stderr], sys.stdout)
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+json.dump([seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, done.returncode, done.stdout, done.stderr],
+          sys.stdout)
 """
 
 
@@ -209,10 +219,11 @@ def timed(command: Sequence[str], env: Optional[Dict[str, str]] = None) -> Measu
         [sys.executable, "-c", WRAPPER, *command],
         input=json.dumps(environment) + "\n", capture_output=True, text=True, check=True, cwd=CACHE,
     )
-    seconds, peak_kb, returncode, stdout, stderr = json.loads(done.stdout)
+    seconds, cpu, peak_kb, returncode, stdout, stderr = json.loads(done.stdout)
+    print(f"  {seconds:.2f} s wall, {cpu:.2f} s CPU, exit {returncode}", file=sys.stderr)
     if returncode not in (0, 1):
-        print(f"  exit {returncode}: {stderr[-2000:]}", file=sys.stderr)
-    return Measure(seconds, peak_kb / 1024, returncode, stdout, stderr)
+        print(f"  {stderr[-2000:]}", file=sys.stderr)
+    return Measure(seconds, cpu, peak_kb / 1024, returncode, stdout, stderr)
 
 
 def migrator(args: Sequence[str], cache_dir: Optional[Path] = None) -> Measure:
@@ -227,9 +238,9 @@ def text_search() -> tuple:
 
 
 def versus(measure: Measure, parse: Optional[Measure], text: Measure) -> str:
-    parts = [f"{measure.seconds / text.seconds:.1f}x the text search"]
+    parts = [f"{measure.seconds / text.seconds:.1f}x ({measure.cpu / text.cpu:.1f}x) the text search"]
     if parse:
-        parts.insert(0, f"1/{parse.seconds / measure.seconds:.0f} of the LibCST parse")
+        parts.insert(0, f"1/{parse.seconds / measure.seconds:.1f} (1/{parse.cpu / measure.cpu:.1f}) of the parse")
     return ", ".join(parts)
 
 
@@ -261,37 +272,48 @@ def print_startup() -> None:
         "print(r.choices[0].message.content)\n"
     )
     python = sys.executable
+    command = [python, "-c", CONSOLE_SCRIPT]  # what the installed `migrator` runs (not `-m`: no runpy)
     runs = {
         "`python -c pass`": [python, "-c", "pass"],
-        "`migrator check` one file, no candidate": [python, "-m", "migrator", "check", str(plain)],
+        "`migrator check` one file, no candidate": [*command, "check", str(plain)],
         '`python -c "import libcst"`': [python, "-c", "import libcst"],
-        "`migrator check --no-cache` one small candidate": [python, "-m", "migrator", "check", "--no-cache",
-                                                            str(candidate)],
+        "`migrator check --no-cache` one small candidate": [*command, "check", "--no-cache", str(candidate)],
     }
-    medians = {name: median_seconds(command) for name, command in runs.items()}
+    wall: Dict[str, float] = {}
+    cpu: Dict[str, float] = {}
+    for name, command in runs.items():
+        wall[name], cpu[name] = medians(command)
     names = list(runs)
-    print(f"Start-up (median of {STARTUP_REPEATS} runs): " + "; ".join(
-        f"{name} {medians[name] * 1000:.0f} ms" for name in names) + ".")
-    print(f"No candidate: {medians[names[1]] / medians[names[0]]:.1f}x `python -c pass` (target 3x); "
-          f"one small candidate: {medians[names[3]] / medians[names[2]]:.2f}x `import libcst` (target 1.5x).")
+    print(f"Start-up (median of {STARTUP_REPEATS} runs, wall / CPU): " + "; ".join(
+        f"{name} {wall[name] * 1000:.0f} / {cpu[name] * 1000:.0f} ms" for name in names) + ".")
+    for label, base, measured, target in (("no candidate", 0, 1, "3x `python -c pass`"),
+                                          ("one small candidate", 2, 3, "1.5x `import libcst`")):
+        base_name, name = names[base], names[measured]
+        print(f"- {label}: {wall[name] / wall[base_name]:.2f}x wall, {cpu[name] / cpu[base_name]:.2f}x CPU "
+              f"(target {target})")
 
 
-def median_seconds(command: Sequence[str]) -> float:
+def medians(command: Sequence[str]) -> tuple:
+    """Median wall and CPU seconds of the command over `STARTUP_REPEATS` runs."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    seconds = []
+    wall, cpu = [], []
     for _ in range(STARTUP_REPEATS):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         subprocess.run(command, capture_output=True, env=env, cwd=CACHE)
-        seconds.append(time.perf_counter() - start)
-    return statistics.median(seconds)
+        wall.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return statistics.median(wall), statistics.median(cpu)
 
 
 def print_targets(cold, warm, diff, parse, text, jobs1, jobs2) -> None:
     print("Targets:")
     if parse:
-        print(f"- check (cold) <= 1/20 of the parse: 1/{parse.seconds / cold.seconds:.1f}")
-        print(f"- diff <= 1/10 of the parse: 1/{parse.seconds / diff.seconds:.1f}")
-    print(f"- check (warm) <= 3x the text search: {warm.seconds / text.seconds:.1f}x")
+        print(f"- check (cold) <= 1/20 of the parse: 1/{parse.seconds / cold.seconds:.1f} "
+              f"(CPU: 1/{parse.cpu / cold.cpu:.1f})")
+        print(f"- diff <= 1/10 of the parse: 1/{parse.seconds / diff.seconds:.1f} (CPU: 1/{parse.cpu / diff.cpu:.1f})")
+    print(f"- check (warm) <= 3x the text search: {warm.seconds / text.seconds:.1f}x (CPU: {warm.cpu / text.cpu:.1f}x)")
     print(f"- --jobs 2 >= 1.6x faster than --jobs 1: {jobs1.seconds / jobs2.seconds:.2f}x")
 
 

@@ -244,7 +244,8 @@ class ModuleAnalysis:
         """String literals and f-string parts in code, in source order: not comments, not docstrings."""
         found: List[Union[cst.SimpleString, cst.FormattedStringText]] = []
         for node in _walk(self.module):
-            if isinstance(node, (cst.SimpleString, cst.FormattedStringText)) and not isinstance(self.parents.get(node), cst.Expr):
+            is_string = isinstance(node, (cst.SimpleString, cst.FormattedStringText))
+            if is_string and not isinstance(self.parents.get(node), cst.Expr):  # a docstring's parent is an Expr
                 found.append(node)
         return found
 
@@ -389,7 +390,7 @@ class ModuleAnalysis:
         if isinstance(expr, cst.Name):
             scope = self.scopes.get(expr)
             bindings = scope[expr.value] if scope is not None else ()
-            values = [self._bound_value(binding) for binding in bindings if getattr(binding, "node", None) is not None]
+            values = [self._bound_value(b) for b in bindings if getattr(b, "node", None) is not None]  # not builtins
         elif isinstance(expr, cst.Attribute) and m.matches(expr.value, m.Name("self")):
             values = [(value, True) for value, _ in self._self_attribute_bindings(expr) if value is not None]
         else:
@@ -961,13 +962,9 @@ def constant_index(subscript: cst.Subscript) -> Optional[PathSegment]:
 
 
 def _is_plain_line(line: Optional[cst.CSTNode]) -> bool:
-    """A line holding one statement and no comment: it can go, or be relied on, as a whole."""
-    return (
-        isinstance(line, cst.SimpleStatementLine)
-        and len(line.body) == 1
-        and line.trailing_whitespace.comment is None
-        and not any(empty.comment for empty in line.leading_lines)
-    )
+    """A line holding one statement and no comment (above it, after it, or inside it between
+    brackets): it can go, or be relied on, as a whole."""
+    return isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and not m.findall(line, m.Comment())
 
 
 def _runs_on(line: cst.CSTNode) -> bool:

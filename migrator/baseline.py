@@ -89,7 +89,7 @@ def read(baseline: Path) -> FrozenSet[Key]:
         raise BaselineError(f"{baseline}: cannot read it: {error.strerror or error}") from None
     except ValueError as error:
         raise BaselineError(f"{baseline}: not a baseline (invalid JSON: {error})") from None
-    if not isinstance(document, dict) or document.get("version") != VERSION or not isinstance(document.get("findings"), list):
+    if not (isinstance(document, dict) and document.get("version") == VERSION and isinstance(document.get("findings"), list)):
         raise BaselineError(f"{baseline}: not a baseline of version {VERSION} (write it with --write-baseline)")
     try:
         return frozenset(Key(**{name: entry[name] for name in MATCHED_FIELDS}) for entry in document["findings"])

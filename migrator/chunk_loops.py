@@ -317,6 +317,8 @@ class ChunkLoop:
             if assignment is None:
                 return f"`{target.value}` could not be followed"
             for node in in_order(self.analysis, [access.node for access in assignment.references]):
+                if self._in_another_loop_over(node):
+                    continue
                 problem = self._add_read(target, node)
                 if problem is not None:
                     return problem
@@ -324,6 +326,19 @@ class ChunkLoop:
         if len(spelled_names(self.loop.body, names)) != found + len(self.aliases):
             return f"a name in the loop body shadows `{self.variable}` or a name holding a part of it"
         return None
+
+    def _in_another_loop_over(self, node: cst.Name) -> bool:
+        """Is ``node`` read in the body of another loop binding the same name (``for chunk in
+        other:`` later on)? Such a read only ever sees that loop's value, never this loop's."""
+        child, parent = node, self.analysis.parents.get(node)
+        while parent is not None:
+            if (
+                isinstance(parent, cst.For) and parent is not self.loop and child is parent.body
+                and isinstance(parent.target, cst.Name) and parent.target.value == node.value
+            ):
+                return True
+            child, parent = parent, self.analysis.parents.get(parent)
+        return False
 
     def _add_read(self, target: cst.Name, node: cst.Name) -> Optional[str]:
         name = target.value

@@ -254,11 +254,14 @@ def transform_stdin(options: Options) -> FileResult:
     from libcst import ParserSyntaxError
 
     from migrator import engine
+    from migrator.source import SourceError
 
     try:
         return FileResult(STDIN, result=engine.transform_source(sys.stdin.buffer.read(), options))
     except ParserSyntaxError as error:
         return FileResult(STDIN, error=f"cannot parse: {error}")
+    except SourceError as error:  # null bytes, a bad encoding: Python would not read it either
+        return FileResult(STDIN, error=str(error))
 
 
 def finish(run: Run, results: Sequence[FileResult], summary: Sequence[str], found: bool, dry_run: bool) -> None:

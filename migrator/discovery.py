@@ -29,9 +29,8 @@ import fnmatch
 import os
 import posixpath
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import FrozenSet, Generator, Iterator, List, Optional, Sequence, Set, Tuple, Union
+from typing import FrozenSet, Generator, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
 from migrator.source import describe_os_error
 
@@ -62,8 +61,9 @@ SKIPPED_DIR_SUFFIXES = (".egg-info",)
 VENV_MARKER = "pyvenv.cfg"  # every virtualenv has one, whatever it is called
 
 
-@dataclass(frozen=True)
-class DiscoveryError:
+# Records are NamedTuples, not dataclasses: `migrator check` on a few files loads this module,
+# and the dataclasses module (with inspect) would add half of Python's own start-up to it.
+class DiscoveryError(NamedTuple):
     """A path that could not be walked or processed, and why."""
 
     path: Path
@@ -88,8 +88,7 @@ def discover(paths: Sequence[Path], exclude: Sequence[str] = ()) -> Iterator[Uni
 # --- gitignore ---------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class IgnorePattern:
+class IgnorePattern(NamedTuple):
     """One line of a gitignore file."""
 
     regex: re.Pattern[str]
@@ -209,8 +208,7 @@ def _bracket_to_regex(glob: str, start: int) -> Tuple[str, int]:
     return prefix + "".join(members) + "]", i + 1
 
 
-@dataclass(frozen=True)
-class _IgnoreFile:
+class _IgnoreFile(NamedTuple):
     """The patterns of one gitignore file and the directory they are relative to."""
 
     base: str  # absolute directory, without a trailing separator

@@ -9,6 +9,7 @@ imported only once a candidate turns up.
 from __future__ import annotations
 
 import os
+import re
 import traceback
 from collections import deque
 from dataclasses import dataclass
@@ -19,10 +20,12 @@ from migrator.discovery import DiscoveryError, discover
 from migrator.model import FileResult, Options, SourceResult
 from migrator.notebook import code_of
 from migrator.prefilter import Needs, is_candidate, needed_texts
-from migrator.source import SourceError, read_source, write_atomic
+from migrator.source import SourceError, decode_source, read_source, write_atomic
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
+
+    import libcst as cst
 
     from migrator.cache import Cache
 
@@ -36,7 +39,12 @@ NOTEBOOK_SUFFIX = ".ipynb"
 
 
 def transform_source(source: bytes, options: Options = Options()) -> SourceResult:
-    """Migrate one module's source. Raises libcst.ParserSyntaxError for code that does not parse."""
+    """Migrate one module's source.
+
+    Raises SourceError for a source Python would refuse before parsing it (null bytes, a bad
+    encoding, brackets nested too deep), libcst.ParserSyntaxError for code that does not parse,
+    and RewriteError when the migrated code fails the checks it must pass to be written.
+    """
     import libcst as cst
     from libcst.metadata import MetadataWrapper
 
@@ -44,14 +52,67 @@ def transform_source(source: bytes, options: Options = Options()) -> SourceResul
     from migrator.planner import plan_module
     from migrator.rewrite import apply_plans
 
+    decode_source(source)
+    _refuse_deep_nesting(source)
     module = cst.parse_module(source)
     if not has_legacy_calls(module) and not _has_module_checks(source, options):
         return SourceResult(source=source, output=source)
     analysis = ModuleAnalysis(MetadataWrapper(module, unsafe_skip_copy=True), options)
     plan = plan_module(analysis, options)
-    output = apply_plans(module, plan.sites, options).bytes if plan.sites else source
+    output = _checked_output(source, module, apply_plans(module, plan.sites, options)) if plan.sites else source
     findings = sorted(plan.findings, key=lambda f: f.sort_key())
     return SourceResult(source=source, output=output, findings=findings, calls_migrated=len(plan.sites))
+
+
+class RewriteError(Exception):
+    """The migrated code failed a check it must pass to replace the original: a bug, reported."""
+
+
+# CPython refuses brackets nested deeper than this ("too many nested parentheses"). LibCST's
+# native parser has no such limit: a few thousand levels down it overflows the C stack, which
+# kills the process instead of raising.
+MAX_BRACKET_DEPTH = 200
+# Comments and string literals (brackets inside them do not count), and brackets.
+_BRACKET_TOKENS = re.compile(
+    rb"""#[^\r\n]*|'''(?:\\.|[^\\])*?'''|\"\"\"(?:\\.|[^\\])*?\"\"\"|'(?:\\.|[^'\\\r\n])*'|"(?:\\.|[^"\\\r\n])*"|[(\[{)\]}]""",
+    re.DOTALL,
+)
+
+
+def _refuse_deep_nesting(source: bytes) -> None:
+    """Raise SourceError if brackets nest deeper than Python allows."""
+    if sum(source.count(opening) for opening in (b"(", b"[", b"{")) <= MAX_BRACKET_DEPTH:
+        return  # too few brackets to nest that deep: most files need no scan
+    depth = 0
+    for token in _BRACKET_TOKENS.finditer(source):
+        text = token.group()
+        if text in (b"(", b"[", b"{"):
+            depth += 1
+            if depth > MAX_BRACKET_DEPTH:
+                line = source.count(b"\n", 0, token.start()) + 1
+                raise SourceError(f"brackets nested more than {MAX_BRACKET_DEPTH} deep at line {line}, which Python refuses")
+        elif text in (b")", b"]", b"}"):
+            depth -= 1
+
+
+def _checked_output(source: bytes, before: cst.Module, after: cst.Module) -> bytes:
+    """The bytes of the migrated module ``after``, once they are known to parse.
+
+    LibCST prints a module whose last line ends in a lone carriage return without it: what it
+    drops from the end of ``before`` is put back at the end of ``after``.
+    """
+    import libcst as cst
+
+    printed = before.bytes
+    dropped = source[len(printed) :]
+    if not source.startswith(printed) or dropped.strip(b"\r"):
+        raise RewriteError("LibCST does not print this file back byte for byte")
+    output = after.bytes + dropped
+    try:
+        cst.parse_module(output)
+    except cst.ParserSyntaxError as error:
+        raise RewriteError(f"the migrated code would not parse ({error.message} at line {error.raw_line})") from error
+    return output
 
 
 def transform_notebook(source: bytes, options: Options = Options()) -> SourceResult:

@@ -127,7 +127,11 @@ def _block_suppressed_edits(
 
 
 def _module_findings(
-    rules: Dict[str, Rule], plans: List[SitePlan], call_findings: List[Finding], analysis: ModuleAnalysis, options: Options
+    rules: Dict[str, Rule],
+    plans: List[SitePlan],
+    call_findings: List[Finding],
+    analysis: ModuleAnalysis,
+    options: Options,
 ) -> List[Finding]:
     """What the rules' module hooks report, but for what the migrated calls rewrite and what
     a call's own finding already points at."""

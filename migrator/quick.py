@@ -3,8 +3,8 @@
 pre-commit runs `migrator check` on the files of every commit, and almost none of them mention
 the OpenAI SDK. The full command line costs many times Python's own start-up (typer imports
 pydantic and builds a validator per option, rich loads its styles), while deciding that no file
-is a candidate costs a read of each. So a `check` given only `.py` files and no option is tried
-here first, with nothing but discovery and the prefilter loaded. Anything else (another
+is a candidate costs a read of each. So a `check` given only `.py` files and options that do not
+matter when nothing is found (`FLAGS`: the pre-commit hook passes `--no-color`) is tried here first, with nothing but discovery and the prefilter loaded. Anything else (another
 command, an option, a notebook, a project that may configure the migrator, a file that is a
 candidate or cannot be read) goes to `migrator.cli`, which starts over: what it prints is then
 all there is.
@@ -16,9 +16,15 @@ nothing to report must make `quick_check` decline.
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Optional, Sequence
+
+# Options of `check` whose effect on a run that finds nothing is known: none, or no summary.
+QUIET = ("-q", "--quiet")
+FLAGS = ("--no-color", "--no-cache", *QUIET)
+CONFIGURATION = re.compile(rb"tool\s*\.\s*migrator")
 
 
 def main() -> None:
@@ -32,7 +38,8 @@ def main() -> None:
 
 def quick_check(arguments: Sequence[str]) -> Optional[int]:
     """`check`'s exit code, having printed its output, when the run can be decided here; else None."""
-    command, *paths = arguments or [""]
+    command, *rest = arguments or [""]
+    paths = [argument for argument in rest if argument not in FLAGS]
     if command != "check" or not paths or any(path.startswith("-") or not path.endswith(".py") for path in paths):
         return None
     if _may_be_configured(Path(paths[0])):
@@ -52,21 +59,21 @@ def quick_check(arguments: Sequence[str]) -> Optional[int]:
         except SourceError:
             return None
         files += 1
-    noun = "file" if files == 1 else "files"
-    sys.stderr.write(f"{files} {noun} scanned: no findings.\n")
+    if not any(flag in rest for flag in QUIET):
+        sys.stderr.write(f"{files} {'file' if files == 1 else 'files'} scanned: no findings.\n")
     return 0
 
 
 def _may_be_configured(path: Path) -> bool:
-    """Does a pyproject.toml where `migrator.config` looks for one mention the migrator at all?
+    """Could a pyproject.toml where `migrator.config` looks for one hold a `[tool.migrator]` table?
 
-    Deliberately broader than the config's own test: a configuration (or a broken one, which
-    is an error) is for the full command line to read.
+    Broader than the config's own test (any `tool.migrator`, dotted keys too), so that every
+    configuration, or broken one (an error), is read by the full command line.
     """
     for folder in path.resolve().parents:
         pyproject = folder / "pyproject.toml"
         try:
-            if b"migrator" in pyproject.read_bytes():
+            if CONFIGURATION.search(pyproject.read_bytes()):
                 return True
         except OSError:
             continue  # none here (or unreadable: the full command line would say so)

@@ -6,10 +6,6 @@ same files as ``migrator/rules``. Either way they are imported as ``migrator.rul
 
 from __future__ import annotations
 
-import importlib
-import importlib.machinery
-import importlib.util
-import pkgutil
 import sys
 from functools import lru_cache
 from pathlib import Path
@@ -22,17 +18,21 @@ PACKAGE = "migrator.rules"
 
 
 def rules_folder() -> Path:
-    """Where the rule modules are: inside the installed package, or beside it in a checkout."""
-    spec = importlib.util.find_spec(PACKAGE)
-    if spec is not None and spec.submodule_search_locations:
-        return Path(list(spec.submodule_search_locations)[0])
-    folder = Path(__file__).resolve().parent.parent / "rules"
-    if not folder.is_dir():
-        raise RuntimeError(f"the rules folder is missing (looked in {folder})")
-    return folder
+    """Where the rule modules are: inside the installed package, or beside it in a checkout.
+
+    Found by path, not with importlib: the prefilter reads it on every start-up.
+    """
+    package = Path(__file__).resolve().parent
+    for folder in (package / "rules", package.parent / "rules"):
+        if folder.is_dir():
+            return folder
+    raise RuntimeError(f"the rules folder is missing (looked in {package / 'rules'} and {package.parent / 'rules'})")
 
 
 def _rules_package():
+    import importlib.machinery
+    import importlib.util
+
     if importlib.util.find_spec(PACKAGE) is not None:
         return importlib.import_module(PACKAGE)
     # A checkout: migrator/ and rules/ are siblings; make rules/ importable as migrator.rules.
@@ -46,6 +46,9 @@ def _rules_package():
 @lru_cache(maxsize=None)
 def all_rules() -> Dict[str, Rule]:
     """Every rule by id, in id order."""
+    import importlib
+    import pkgutil
+
     from migrator.rule import Rule  # here, not above: the prefilter reads `rules_folder` at start-up
 
     package = _rules_package()

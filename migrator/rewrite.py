@@ -8,7 +8,7 @@ after the imports.
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Sequence, Tuple
+from typing import Callable, Dict, List, Sequence, Tuple, Union
 
 import libcst as cst
 import libcst.matchers as m
@@ -21,6 +21,9 @@ from migrator.planner import ArgumentPlan, SitePlan
 from migrator.rule import Block, NewArgument, Rewrite, UseRewrite
 
 Build = Callable[[cst.CSTNode], cst.CSTNode]
+# The position ``_layout`` gets for an argument the migrated call adds (a new default): it
+# takes the place after the original last argument.
+ADDED = -1
 
 
 def apply_plans(module: cst.Module, plans: Sequence[SitePlan], options: Options) -> cst.Module:
@@ -122,13 +125,21 @@ class _Replacer(cst.CSTTransformer):
     def on_leave(self, original_node, updated_node):
         build = self.builds.get(original_node)
         if build is not None:
-            updated_node = build(updated_node)
+            updated_node = _keeping_parentheses(updated_node, build(updated_node))
         if isinstance(updated_node, cst.RemovalSentinel):
             return updated_node
         for note in self.notes.get(original_node, ()):
             comment = cst.EmptyLine(comment=cst.Comment(f"# migrator: {note}"))
             updated_node = updated_node.with_changes(leading_lines=[*updated_node.leading_lines, comment])
         return updated_node
+
+
+def _keeping_parentheses(before: cst.CSTNode, built: cst.CSTNode) -> cst.CSTNode:
+    """``built`` in the parentheses that wrapped the node it replaces, if it brings none: they may
+    hold comments and line breaks (``(resp.choices[0]  # first\n .message.content)``)."""
+    if getattr(before, "lpar", None) and isinstance(built, cst.BaseExpression) and not built.lpar:
+        return built.with_changes(lpar=before.lpar, rpar=before.rpar)
+    return built
 
 
 def _notes(plan: SitePlan, options: Options) -> List[str]:
@@ -155,7 +166,7 @@ def _call_builder(plan: SitePlan, options: Options) -> Build:
         if options.store_false and not site.has_argument("store"):
             added.append(NewArgument("store", cst.Name("False")))
         for new in added:
-            produced.append((len(call.args) - 1, _keyword_arg(new, call.args[0])))
+            produced.append((ADDED, _keyword_arg(new, call.args[0])))
         return call.with_changes(func=func, args=_layout(_merge_dicts(produced), call.args))
 
     return build
@@ -216,20 +227,56 @@ def _with_commas(elements: Sequence[cst.BaseDictElement]) -> List[cst.BaseDictEl
 
 
 def _layout(produced: List[Tuple[int, cst.Arg]], original: Sequence[cst.Arg]) -> List[cst.Arg]:
-    """Give the new argument list the commas and line breaks of the original one."""
+    """Give the new argument list the commas and line breaks of the original one.
+
+    What follows an original argument's comma (a comment, comment lines before the next
+    argument) comes once, after the last argument made from it: never repeated when the argument
+    became several, never carried by an added argument.
+    """
     last = original[-1]
-    separator = next(
-        (a.comma for a in original[:-1] if isinstance(a.comma, cst.Comma)),
-        cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")),
+    separator = _bare(
+        next(
+            (a.comma for a in original[:-1] if isinstance(a.comma, cst.Comma)),
+            cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")),
+        )
     )
+    last_made_from = {index: position for position, (index, _) in enumerate(produced) if index != ADDED}
     args = []
     for position, (index, arg) in enumerate(produced):
         source = original[index]
         if position == len(produced) - 1:
             comma, after = last.comma, last.whitespace_after_arg
-        elif source is not last and isinstance(source.comma, cst.Comma):
+        elif source is not last and index != ADDED and isinstance(source.comma, cst.Comma):
             comma, after = source.comma, source.whitespace_after_arg
         else:
             comma, after = separator, cst.SimpleWhitespace("")
+        if last_made_from.get(index) == position:
+            comma = _with_comments_of(comma, source.comma)
+        else:
+            comma = _bare(comma)
         args.append(arg.with_changes(comma=comma, whitespace_after_arg=after))
     return args
+
+
+def _bare(comma: Union[cst.Comma, cst.MaybeSentinel]) -> Union[cst.Comma, cst.MaybeSentinel]:
+    """``comma`` with no comment on the rest of its line and no comment lines after it."""
+    whitespace = getattr(comma, "whitespace_after", None)
+    if not isinstance(whitespace, cst.ParenthesizedWhitespace):
+        return comma
+    first_line = cst.TrailingWhitespace(newline=whitespace.first_line.newline)
+    return comma.with_changes(whitespace_after=whitespace.with_changes(first_line=first_line, empty_lines=()))
+
+
+def _with_comments_of(
+    comma: Union[cst.Comma, cst.MaybeSentinel], source: Union[cst.Comma, cst.MaybeSentinel]
+) -> Union[cst.Comma, cst.MaybeSentinel]:
+    """``comma`` followed by the comments that follow the comma ``source``."""
+    whitespace = getattr(comma, "whitespace_after", None)
+    comments = getattr(source, "whitespace_after", None)
+    if not isinstance(whitespace, cst.ParenthesizedWhitespace):
+        return comma
+    if not isinstance(comments, cst.ParenthesizedWhitespace):
+        return _bare(comma)
+    return comma.with_changes(
+        whitespace_after=whitespace.with_changes(first_line=comments.first_line, empty_lines=comments.empty_lines)
+    )

@@ -67,8 +67,8 @@ def separator(node: cst.Dict) -> cst.Comma:
 def lifted(outer: cst.Dict, wrapper: cst.DictElement, added: Sequence[cst.DictElement] = ()) -> Optional[cst.Dict]:
     """``outer`` with the entries of the dict literal under its entry ``wrapper`` in place of
     ``wrapper``, followed by ``added``. The moved entries keep their own layout, moved left to
-    the indentation of ``outer``'s entries; the last one takes the comma of ``wrapper``. None
-    when a comment would be lost on the way."""
+    the indentation of ``outer``'s entries (entries of a one-line dict take ``outer``'s, one per
+    line); the last one takes the comma of ``wrapper``. None when a comment would be lost."""
     inner = wrapper.value
     assert isinstance(inner, cst.Dict) and inner.elements
     shift = _indentation(inner) - _indentation(outer)

@@ -58,6 +58,7 @@ ENVIRONMENT_VARIABLE = "OPENAI_BASE_URL"
 OPENAI_CLIENTS = frozenset(name for name in CLIENT_CLASSES if "Azure" not in name)
 # Arguments that choose an endpoint the SDK knows: a regional OpenAI one, or a provider's.
 ENDPOINT_CHOICES = ("data_residency", "provider")
+BASE_URL_ASSIGNMENT = m.Assign(targets=[m.AtLeastN(m.AssignTarget(m.Attribute(attr=m.Name("base_url"))), n=1)])
 CONSEQUENCE = (
     "migrated calls would go to `/v1/responses`, which many OpenAI-compatible servers (vLLM, Ollama,"
     ' llama.cpp, LM Studio, gateways) do not implement: they answer 404, 405, 502 or "Unexpected endpoint'
@@ -127,7 +128,10 @@ def clients_on_other_servers(analysis) -> List[Report]:
         server = _server_of_origin(node, analysis) if isinstance(node, cst.Call) else _url_server(node.value, analysis)
         if server is not None:
             code = one_line(analysis.module.code_for_node(node))
-            message = f"`{code}` sends requests to {server}: {CONSEQUENCE}; `apply` leaves calls on this client as they are ({OPT_IN})"
+            message = (
+                f"`{code}` sends requests to {server}: {CONSEQUENCE}; `apply` leaves calls on this client as they"
+                f" are ({OPT_IN})"
+            )
             reports.append(Report(node, message))
     return reports
 
@@ -137,7 +141,7 @@ def _client_configurations(analysis) -> Iterable[cst.CSTNode]:
     ``base_url``, or any when it reads the environment variable), the copies it makes with
     another ``base_url``, and ``openai.base_url = ...``."""
     every_client = _environment_server(analysis) is not None
-    for node in m.findall(analysis.module, m.Call() | m.Assign(targets=[m.AtLeastN(m.AssignTarget(m.Attribute(attr=m.Name("base_url"))), n=1)])):
+    for node in m.findall(analysis.module, m.Call() | BASE_URL_ASSIGNMENT):
         if isinstance(node, cst.Assign):
             if any(analysis.qualified(target.target) & {"openai.base_url"} for target in node.targets):
                 yield node

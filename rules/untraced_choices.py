@@ -130,12 +130,19 @@ def _comes_from_a_legacy_call(value: cst.BaseExpression, analysis, seen: Set[cst
         while isinstance(node, (cst.Await, cst.Call, cst.Attribute, cst.Subscript)):
             if isinstance(node, cst.Call) and legacy_call(node) is not None:
                 return True
-            node = node.expression if isinstance(node, cst.Await) else node.func if isinstance(node, cst.Call) else node.value
+            node = _inner(node)
         if node is not made and isinstance(node, cst.Name) and node not in seen:
             seen.add(node)
             if _comes_from_a_legacy_call(node, analysis, seen):
                 return True
     return False
+
+
+def _inner(node: cst.BaseExpression) -> cst.BaseExpression:
+    """What an ``await``, a call, an attribute or a subscript is applied to."""
+    if isinstance(node, cst.Await):
+        return node.expression
+    return node.func if isinstance(node, cst.Call) else node.value  # type: ignore[attr-defined]
 
 
 def _from_another_library(value: cst.BaseExpression, analysis) -> bool:

@@ -31,6 +31,9 @@ def tree(tmp_path: Path) -> Path:
     (tmp_path / "configured").mkdir()
     (tmp_path / "configured" / "pyproject.toml").write_text("[tool.migrator]\nselect = ['nope']\n")
     (tmp_path / "configured" / "plain.py").write_text("print('hello')\n")
+    (tmp_path / "depends").mkdir()
+    (tmp_path / "depends" / "pyproject.toml").write_text("[project]\ndependencies = ['responses-migrator']\n")
+    (tmp_path / "depends" / "plain.py").write_text("print('hello')\n")
     return tmp_path
 
 
@@ -42,7 +45,9 @@ def tree(tmp_path: Path) -> Path:
         ["check", "plain.py", "call.py"],  # a candidate: the full command line answers
         ["check", "missing.py"],
         ["check", "bad.py"],
-        ["check", "plain.py", "--quiet"],
+        ["check", "--no-color", "plain.py"],  # what the pre-commit hook runs
+        ["check", "plain.py", "--quiet", "--no-cache"],
+        ["check", "plain.py", "--verbose"],
         ["check", "configured/plain.py"],  # an unknown rule id in the configuration is an error
         ["check", "."],
     ],
@@ -57,7 +62,7 @@ def test_the_command_prints_what_the_full_command_line_prints(tree: Path, args: 
 def test_files_without_candidates_are_answered_without_typer_rich_or_libcst(tree: Path) -> None:
     code = (
         "import sys; from migrator.quick import quick_check;"
-        "code = quick_check(['check', 'plain.py', 'other.py']);"
+        "code = quick_check(['check', 'plain.py', 'depends/plain.py']);"
         "print(code, sorted(name for name in ('typer', 'rich', 'pydantic', 'libcst') if name in sys.modules))"
     )
     completed = subprocess.run([sys.executable, "-c", code], cwd=tree, env=ENV, capture_output=True, text=True)
@@ -68,7 +73,7 @@ def test_files_without_candidates_are_answered_without_typer_rich_or_libcst(tree
 @pytest.mark.parametrize(
     "args",
     [[], ["diff", "plain.py"], ["check"], ["check", "call.py"], ["check", "notebook.ipynb"], ["check", "-"],
-     ["check", "configured/plain.py"]],
+     ["check", "configured/plain.py"], ["check", "-v", "plain.py"], ["check", "--no-color"]],
     ids=lambda args: " ".join(args) or "no arguments",
 )
 def test_anything_else_is_left_to_the_full_command_line(tree: Path, args: List[str], monkeypatch) -> None:
