@@ -47,11 +47,13 @@ CACHEDIR_TAG = (  # marks the folder as a cache for backup tools (https://bford.
 
 
 class Cache:
-    """Results by key, in `directory`, for runs with `options`."""
+    """Results by key, in `directory`, for one run with `options` (the tool and rules as they are
+    when it starts: their hash is taken once)."""
 
     def __init__(self, directory: Path, options: Options) -> None:
         self.directory = directory
         self.options = options
+        self._digests: Dict[Options, str] = {}  # by the options in force for a file
 
     def get(self, path: Path, source: bytes) -> Optional[SourceResult]:
         """The stored result for this file content, or None if there is none to trust."""
@@ -74,7 +76,10 @@ class Cache:
     def key(self, path: Path, source: bytes) -> str:
         """A hash of everything the file's result depends on; the path counts only through the
         options in force for it (its per-file ignores) and its kind."""
-        digest = hashlib.sha256(configuration_digest(self.options.for_path(path)).encode())
+        options = self.options.for_path(path)
+        if options not in self._digests:
+            self._digests[options] = configuration_digest(options)
+        digest = hashlib.sha256(self._digests[options].encode())
         digest.update(path.suffix.encode() + b"\0")
         digest.update(source)
         return digest.hexdigest()

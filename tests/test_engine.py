@@ -136,6 +136,20 @@ def test_parallel_and_serial_runs_give_identical_results(tmp_path):
     assert [p for p, _, _ in serial] == sorted(p for p, _, _ in serial)
 
 
+def test_parallel_and_serial_check_print_the_same(tmp_path):
+    from typer.testing import CliRunner
+
+    from migrator import cli
+
+    for index in range(12):
+        (tmp_path / f"m{index:02}.py").write_bytes(CALL if index % 3 else b"x = 1\n")
+    serial, parallel = (
+        CliRunner().invoke(cli.app, ["check", "--no-cache", "--jobs", jobs, str(tmp_path)]) for jobs in ("1", "2")
+    )
+    assert (serial.exit_code, serial.stdout) == (parallel.exit_code, parallel.stdout)
+    assert serial.exit_code == 1 and serial.stdout.count("\n") == 8
+
+
 def test_files_without_candidates_never_import_libcst(tmp_path):
     (tmp_path / "plain.py").write_text("print('hello')\n")
     code = (

@@ -128,8 +128,8 @@ def test_brackets_in_strings_and_comments_do_not_count():
 
 @pytest.mark.parametrize(
     "expression",
-    ["not " * 1200 + "x", "-" * 1200 + "1", "x" + " if c else x" * 1200, "lambda: " * 1200 + "1"],
-    ids=["not-chain", "unary-minus-chain", "conditional-chain", "lambda-chain"],
+    ["not " * 1200 + "x", "-" * 1200 + "1"],
+    ids=["not-chain", "unary-minus-chain"],
 )
 def test_expressions_past_libcst_recursion_limit_are_a_reported_error(tmp_path, expression):
     source = (HEAD + CALL + f"x = {expression}\n" + READ).encode()
