@@ -128,4 +128,5 @@ def test_the_engine_migrates_real_code_without_crashing_or_breaking_it(corpus: P
         f"{len(errors)} files not processed, {seconds:.0f} s"
     )
     print("findings by rule:", dict(findings.most_common()))
+    print("changed:", *(f"{r.path.relative_to(corpus)} ({r.result.calls_migrated})" for r in results if r.changed), sep="\n  ")
     print("not processed:", *errors, sep="\n  ")

@@ -136,7 +136,7 @@ def call_pieces(draw, index: int) -> Piece:
     """A Chat Completions call and reads of its result, at module level or in a function."""
     result = draw(st.sampled_from([f"resp_{index}", "resp"]))  # a name several calls may share
     parameters = draw(st.lists(st.sampled_from(PARAMETERS), max_size=3, unique=True))
-    arguments = [f'model="gpt-4o-mini"', f"messages={draw(st.sampled_from(MESSAGES))}", *parameters]
+    arguments = ['model="gpt-4o-mini"', f"messages={draw(st.sampled_from(MESSAGES))}", *parameters]
     multi_line = draw(st.booleans())
     if multi_line:
         joined = "".join(f"\n    {argument}," for argument in arguments) + "\n"

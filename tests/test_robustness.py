@@ -8,7 +8,6 @@ tests/test_engine.py::test_internal_errors_are_isolated.
 
 from __future__ import annotations
 
-import ast
 import subprocess
 import sys
 import textwrap
