@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import shutil
 import statistics
@@ -70,6 +71,7 @@ SMALL = ("django==5.1.4", "networkx==3.4.2", "openai-agents==0.0.19", "instructo
          "smolagents==1.9.2")
 CANDIDATE_MARKERS = (b"chat.completions", b"choices[0]")  # what makes a file candidate-heavy
 STARTUP_REPEATS = 9
+FINDING = re.compile(r"^\S.*:\d+:\d+: ")  # a finding line of `check`
 # The body of the console script pip writes for `migrator = "migrator.quick:main"`.
 CONSOLE_SCRIPT = "import sys; from migrator.quick import main; sys.argv[0] = 'migrator'; sys.exit(main())"
 
@@ -110,7 +112,7 @@ def main() -> None:
     jobs2 = migrator(["check", "--no-cache", "--jobs", "2", str(CANDIDATES)])
 
     def row(name: str, measure: Measure, ratio: str, count: int = files, count_lines: int = lines) -> None:
-        rows.append([name, f"{measure.seconds:.2f}", f"{measure.cpu:.2f}", ratio, f"{count / measure.seconds:,.0f}",
+        rows.append([name, f"{measure.seconds:.2f}", f"{measure.cpu:.2f}", ratio, f"{count / measure.seconds:,.1f}",
                      f"{count_lines / measure.seconds:,.0f}", f"{measure.peak_mb:.0f}"])
 
     row(baseline_text[0], baseline_text[1], "1 (baseline)")
@@ -238,10 +240,15 @@ def text_search() -> tuple:
 
 
 def versus(measure: Measure, parse: Optional[Measure], text: Measure) -> str:
-    parts = [f"{measure.seconds / text.seconds:.1f}x ({measure.cpu / text.cpu:.1f}x) the text search"]
+    parts = [f"{fraction(measure.seconds, text.seconds)} ({fraction(measure.cpu, text.cpu)}) the text search"]
     if parse:
-        parts.insert(0, f"1/{parse.seconds / measure.seconds:.1f} (1/{parse.cpu / measure.cpu:.1f}) of the parse")
+        parts.insert(0, f"{fraction(measure.seconds, parse.seconds)} ({fraction(measure.cpu, parse.cpu)}) the parse")
     return ", ".join(parts)
+
+
+def fraction(part: float, whole: float) -> str:
+    """`1/8` when `part` is the smaller, `2.5x` when it is the larger."""
+    return f"1/{whole / part:.1f}" if part < whole else f"{part / whole:.1f}x"
 
 
 def print_counts(files: int, cold: Measure, warm: Measure, diff: Measure) -> None:
@@ -250,8 +257,9 @@ def print_counts(files: int, cold: Measure, warm: Measure, diff: Measure) -> Non
 
     needs = needed_texts()
     candidates = sum(is_candidate(path.read_bytes(), needs) for path in TREE.rglob("*.py"))
-    findings = cold.stdout.count("\n")
-    with_findings = len({line.split(":", 1)[0] for line in cold.stdout.splitlines()})
+    finding_lines = [line for line in cold.stdout.splitlines() if FINDING.match(line)]
+    findings = len(finding_lines)
+    with_findings = len({line.split(":", 1)[0] for line in finding_lines})
     changed = diff.stdout.count("\n+++ b/") + diff.stdout.startswith("+++ b/")
     print(f"Candidates (files the prefilter lets through to LibCST): {candidates} of {files} "
           f"({100 * candidates / files:.1f} %). Findings: {findings} in {with_findings} files; "
@@ -310,9 +318,10 @@ def medians(command: Sequence[str]) -> tuple:
 def print_targets(cold, warm, diff, parse, text, jobs1, jobs2) -> None:
     print("Targets:")
     if parse:
-        print(f"- check (cold) <= 1/20 of the parse: 1/{parse.seconds / cold.seconds:.1f} "
-              f"(CPU: 1/{parse.cpu / cold.cpu:.1f})")
-        print(f"- diff <= 1/10 of the parse: 1/{parse.seconds / diff.seconds:.1f} (CPU: 1/{parse.cpu / diff.cpu:.1f})")
+        print(f"- check (cold) <= 1/20 of the parse: {fraction(cold.seconds, parse.seconds)} "
+              f"(CPU: {fraction(cold.cpu, parse.cpu)})")
+        print(f"- diff <= 1/10 of the parse: {fraction(diff.seconds, parse.seconds)} "
+              f"(CPU: {fraction(diff.cpu, parse.cpu)})")
     print(f"- check (warm) <= 3x the text search: {warm.seconds / text.seconds:.1f}x (CPU: {warm.cpu / text.cpu:.1f}x)")
     print(f"- --jobs 2 >= 1.6x faster than --jobs 1: {jobs1.seconds / jobs2.seconds:.2f}x")
 
