@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Dict, FrozenSet, Iterator, List, Optional, Set, Tuple, Union
+from typing import FrozenSet, Iterator, List, Optional, Set, Tuple, Union
 
 import libcst as cst
 import libcst.matchers as m
@@ -209,8 +209,6 @@ class ResultTrace:
 
 class ModuleAnalysis:
     """Metadata-backed questions about one module."""
-
-    METADATA = (ParentNodeProvider, PositionProvider, QualifiedNameProvider, ScopeProvider)
 
     def __init__(self, wrapper: MetadataWrapper, options: Options = Options()) -> None:
         self.wrapper = wrapper

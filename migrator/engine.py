@@ -243,15 +243,6 @@ class _Pipeline:
         return result
 
 
-def transform_file(path: Path, options: Options) -> FileResult:
-    """Read and transform one file. Never raises: a failure becomes the result's error."""
-    try:
-        source = read_source(path)
-    except SourceError as error:
-        return FileResult(path=path, error=str(error))
-    return _transform(path, source, options)
-
-
 def _transform(path: Path, source: bytes, options: Options) -> FileResult:
     """Transform one file's source, in a worker process or in this one. Never raises."""
     try:

@@ -60,11 +60,6 @@ class SitePlan:
     exported_parameters: List[str] = field(default_factory=list)
     co_bound: List[cst.Call] = field(default_factory=list)  # calls whose results share its names
 
-    @property
-    def rules_used(self) -> set:
-        used = {self.rule} | {rule for rule, _ in self.use_rewrites + self.shared_rewrites}
-        return used | {a.rule for a in self.arguments if a.rule}
-
     def migrates(self, options: Options) -> bool:
         return all(b.unsafe is not None and options.unsafe_fixes for b in self.blockers)
 
@@ -385,36 +380,23 @@ def _site_findings(plan: SitePlan, analysis: ModuleAnalysis, options: Options) -
     call_code = analysis.module.code_for_node(site.call.func)
     start = site.position.start
     if plan.migrates(options):
-        findings = [
-            Finding(
-                rule=plan.rule,
-                line=start.line,
-                column=start.column + 1,
-                message=f"`{call_code}` can move to `{plan.target.method}`",
-                fixable=True,
-            )
+        at_call = dict(line=start.line, column=start.column + 1)
+        exported = [
+            *(f"`{name}` will return a Response" for name in plan.exported_functions),
+            *(f"`{name}` will be passed what `{plan.target.method}` returns" for name in plan.exported_parameters),
         ]
-        for name in plan.exported_functions:
-            findings.append(
+        return [
+            Finding(rule=plan.rule, message=f"`{call_code}` can move to `{plan.target.method}`", fixable=True, **at_call),
+            *(
                 Finding(
                     rule=UNTRACED_RESULT,
-                    line=start.line,
-                    column=start.column + 1,
-                    message=f"`{name}` will return a Response: callers in other modules must be migrated too",
+                    message=f"{change}: callers in other modules must be migrated too",
                     confidence=Confidence.LOW,
+                    **at_call,
                 )
-            )
-        for name in plan.exported_parameters:
-            findings.append(
-                Finding(
-                    rule=UNTRACED_RESULT,
-                    line=start.line,
-                    column=start.column + 1,
-                    message=f"`{name}` will be passed what `{plan.target.method}` returns: callers in other modules must be migrated too",
-                    confidence=Confidence.LOW,
-                )
-            )
-        return findings
+                for change in exported
+            ),
+        ]
     findings = []
     for blocker in plan.blockers:
         if blocker.unsafe is not None and options.unsafe_fixes:

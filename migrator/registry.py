@@ -65,9 +65,3 @@ def all_rules() -> Dict[str, Rule]:
         rules[rule.id] = rule
     return rules
 
-
-def get_rule(rule_id: str) -> Rule:
-    try:
-        return all_rules()[rule_id]
-    except KeyError:
-        raise KeyError(f"unknown rule id: {rule_id}") from None
