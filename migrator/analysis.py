@@ -27,6 +27,7 @@ from libcst.metadata import (
 )
 
 from migrator.model import Options
+from migrator.screen import legacy_method
 from migrator.shapes import STRING_NODES, dict_entries
 
 CLIENT_CLASSES: FrozenSet[str] = frozenset(
@@ -40,14 +41,6 @@ CLIENT_COPY_METHODS = frozenset({"with_options", "copy"})
 # (the nested json_schema response format).
 CHAT_TYPES = "openai.types.chat"
 CHAT_SHARED_TYPES = frozenset({"ResponseFormatJSONSchema"})
-# Resource accessors that wrap a method without changing what it is called with.
-RESPONSE_WRAPPERS = frozenset({"with_raw_response", "with_streaming_response"})
-# The legacy resource paths, longest first, and the kind of call each names.
-LEGACY_RESOURCES: Tuple[Tuple[Tuple[str, ...], str], ...] = (
-    (("beta", "chat", "completions"), "chat.completions"),
-    (("chat", "completions"), "chat.completions"),
-    (("completions",), "completions"),
-)
 
 CALL = "()"  # the path segment for calling what the path has reached: ``raw.parse()``
 PathSegment = Union[str, int]
@@ -985,13 +978,6 @@ def _walk(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
         stack.extend(reversed(node.children))
 
 
-def has_legacy_calls(module: cst.Module) -> bool:
-    """Cheap, metadata-free: does the module call anything shaped like a legacy method?"""
-    finder = _CallFinder()
-    module.visit(finder)
-    return bool(finder.found)
-
-
 def _imports_openai(module: cst.Module) -> bool:
     for node in _walk(module):
         if isinstance(node, cst.Import):
@@ -1005,25 +991,16 @@ def _imports_openai(module: cst.Module) -> bool:
 
 def legacy_call(node: cst.Call) -> Optional[Tuple[cst.BaseExpression, Tuple[str, ...], Optional[str], str]]:
     """``(receiver, resource, wrapper, kind)`` when ``node`` is shaped like a legacy method call."""
-    segments: List[str] = []
+    attributes: List[str] = []
     func = node.func
     while isinstance(func, cst.Attribute):
-        segments.insert(0, func.attr.value)
+        attributes.append(func.attr.value)
         func = func.value
-    if len(segments) < 2:
+    shape = legacy_method(attributes[::-1])
+    if shape is None:
         return None
-    # Walk back from the method: [resource...][wrapper] method
-    method = segments[-1]
-    rest = segments[:-1]
-    wrapper = None
-    if rest and rest[-1] in RESPONSE_WRAPPERS:
-        wrapper = rest.pop()
-    for resource, kind in LEGACY_RESOURCES:
-        if tuple(rest[-len(resource):]) == resource and len(rest) >= len(resource):
-            receiver_segments = rest[: len(rest) - len(resource)]
-            receiver = _receiver(node.func, len(segments) - len(receiver_segments))
-            return receiver, resource, wrapper, f"{kind}.{method}"
-    return None
+    resource, wrapper, kind, depth = shape
+    return _receiver(node.func, depth), resource, wrapper, kind
 
 
 class _CallFinder(cst.CSTVisitor):

@@ -1,9 +1,10 @@
 """Runs the migration over source texts and files, and returns what happened as data.
 
 The cost of a run grows with the OpenAI code in it, not with the size of the tree: files are
-first tested for the text the rules need (``migrator.prefilter``), only candidates are parsed,
-and scope metadata is computed only for modules that hold a legacy call. LibCST itself is
-imported only once a candidate turns up.
+first tested for the text the rules need (``migrator.prefilter``), candidates are parsed with
+Python's own parser to see whether they hold what the rules act on (``migrator.screen``), and
+only those are parsed with LibCST and analysed. LibCST itself is imported only once such a
+file turns up.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from migrator.discovery import DiscoveryError, discover
 from migrator.model import FileResult, Options, SourceResult
 from migrator.notebook import code_of
 from migrator.prefilter import Needs, is_candidate, needed_texts
+from migrator.screen import needs_libcst
 from migrator.source import SourceError, decode_source, read_source, write_atomic
 
 if TYPE_CHECKING:
@@ -45,18 +47,19 @@ def transform_source(source: bytes, options: Options = Options()) -> SourceResul
     encoding, brackets nested too deep), libcst.ParserSyntaxError for code that does not parse,
     and RewriteError when the migrated code fails the checks it must pass to be written.
     """
+    decode_source(source)
+    _refuse_deep_nesting(source)
+    if not needs_libcst(source, needed_texts(options.select, options.ignore)):
+        return SourceResult(source=source, output=source)
+
     import libcst as cst
     from libcst.metadata import MetadataWrapper
 
-    from migrator.analysis import ModuleAnalysis, has_legacy_calls
+    from migrator.analysis import ModuleAnalysis
     from migrator.planner import plan_module
     from migrator.rewrite import apply_plans
 
-    decode_source(source)
-    _refuse_deep_nesting(source)
     module = cst.parse_module(source)
-    if not has_legacy_calls(module) and not _has_module_checks(source, options):
-        return SourceResult(source=source, output=source)
     analysis = ModuleAnalysis(MetadataWrapper(module, unsafe_skip_copy=True), options)
     plan = plan_module(analysis, options)
     output = _checked_output(source, module, apply_plans(module, plan.sites, options)) if plan.sites else source
@@ -120,16 +123,6 @@ def transform_notebook(source: bytes, options: Options = Options()) -> SourceRes
     from migrator import notebook
 
     return notebook.transform(source, options, transform_source)
-
-
-def _has_module_checks(source: bytes, options: Options) -> bool:
-    """Does a rule that reports outside any call (``@RULE.module``) want to read this module?"""
-    from migrator.registry import all_rules
-
-    return any(
-        rule.module_hooks and options.is_enabled(rule_id) and any(text.encode() in source for text in rule.needs)
-        for rule_id, rule in all_rules().items()
-    )
 
 
 class Results:

@@ -138,6 +138,8 @@ def _module_findings(
     taken = {(f.line, f.column) for f in call_findings}
     findings = []
     for rule in rules.values():
+        if rule.needs_openai_import and not analysis.imports_openai:
+            continue
         for hook in rule.module_hooks:
             for report in hook(analysis):
                 if report.resolved_by and all(_inside(node, rewritten, analysis) for node in report.resolved_by):

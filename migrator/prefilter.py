@@ -5,7 +5,8 @@ rules act only at legacy call sites, and every legacy call goes through a ``comp
 attribute, so a file is a candidate for them only if it holds ``completions`` as well: a need
 such as ``function`` or ``stream``, true of half of any tree, does not make the file worth
 parsing unless a call is possible. Rules with an ``@RULE.module`` hook read whole modules, so
-their needs alone make a candidate.
+their needs alone make a candidate; or, for a rule that reports only in modules importing
+openai (``needs_openai_import``), their needs and the text ``openai``.
 
 The declarations are read from the rule files' text rather than by importing the rules, so a
 run over files that mention none of them never imports LibCST; and only ``needs`` itself is
@@ -23,8 +24,10 @@ from typing import Dict, FrozenSet, NamedTuple, Optional, Tuple
 from migrator.registry import rules_folder
 
 
-# Every legacy call's method path ends in a `completions` attribute (analysis.LEGACY_RESOURCES).
+# Every legacy call's method path ends in a `completions` attribute (screen.LEGACY_RESOURCES).
 CALL_SITE_TEXT = b"completions"
+# What every import of openai spells.
+OPENAI_IMPORT_TEXT = b"openai"
 # Searched as plain text at the start of a line (str.find is many times faster than a regex).
 RULE_DEFINITION = "\nRULE = Rule("
 MODULE_HOOK = "\n@RULE.module\n"
@@ -35,6 +38,7 @@ class Declaration(NamedTuple):
 
     needs: Tuple[str, ...]
     reads_modules: bool  # it has an `@RULE.module` hook, offered modules without any call site
+    needs_openai_import: bool  # that hook is offered only modules importing openai
 
 
 @lru_cache(maxsize=None)
@@ -47,8 +51,10 @@ def declarations() -> Dict[str, Declaration]:
         text = path.read_text(encoding="utf-8")
         definition = text.find(RULE_DEFINITION)
         if definition >= 0:
-            needs = _keyword_argument(text[definition + len(RULE_DEFINITION) :], "needs", path)
-            found[path.stem] = Declaration(_strings(needs, text, path), MODULE_HOOK in text)
+            arguments = text[definition + len(RULE_DEFINITION) :]
+            needs = _keyword_argument(arguments, "needs", path)
+            openai_import = _keyword_argument(arguments, "needs_openai_import", path, default="False")
+            found[path.stem] = Declaration(_strings(needs, text, path), MODULE_HOOK in text, ast.literal_eval(openai_import))
     return found
 
 
@@ -56,8 +62,9 @@ def declared_needs() -> Dict[str, Tuple[str, ...]]:
     return {rule_id: declaration.needs for rule_id, declaration in declarations().items()}
 
 
-def _keyword_argument(arguments: str, name: str, path: Path) -> str:
-    """The source of keyword argument `name` in `arguments`, a call's text after its parenthesis.
+def _keyword_argument(arguments: str, name: str, path: Path, default: Optional[str] = None) -> str:
+    """The source of keyword argument `name` in `arguments`, a call's text after its parenthesis
+    (`default` when there is none: without one, that is an error).
 
     A small scanner that knows brackets, strings and comments: Python's tokenize module would
     cost more to load than the whole of a run over files without candidates.
@@ -85,6 +92,8 @@ def _keyword_argument(arguments: str, name: str, path: Path) -> str:
                 continue
         depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(char, 0)
         index += 1
+    if default is not None:
+        return default
     raise ValueError(f"{path}: `RULE = Rule(...)` has no `{name}=` argument")
 
 
@@ -115,10 +124,12 @@ def _string_end(text: str, index: int) -> int:
 
 
 class Needs(NamedTuple):
-    """What a candidate holds: `CALL_SITE_TEXT` and one of `at_call_sites`, or one of `anywhere`."""
+    """What a candidate holds: `CALL_SITE_TEXT` and one of `at_call_sites`, or one of `anywhere`,
+    or `OPENAI_IMPORT_TEXT` and one of `with_openai_import`."""
 
     at_call_sites: Tuple[bytes, ...]  # needs of the enabled rules that act only at call sites
     anywhere: Tuple[bytes, ...]  # needs of the enabled rules that read whole modules
+    with_openai_import: Tuple[bytes, ...]  # needs of those that read only modules importing openai
 
 
 def needed_texts(selected: Optional[FrozenSet[str]] = None, ignored: FrozenSet[str] = frozenset()) -> Needs:
@@ -129,14 +140,21 @@ def needed_texts(selected: Optional[FrozenSet[str]] = None, ignored: FrozenSet[s
         if rule_id not in ignored and (selected is None or rule_id in selected)
     ]
 
-    def texts(reads_modules: bool) -> Tuple[bytes, ...]:
-        found = {text.encode("ascii") for d in enabled if d.reads_modules == reads_modules for text in d.needs}
+    def texts(reads_modules: bool, needs_openai_import: bool = False) -> Tuple[bytes, ...]:
+        found = {
+            text.encode("ascii")
+            for d in enabled
+            if (d.reads_modules, d.needs_openai_import) == (reads_modules, needs_openai_import)
+            for text in d.needs
+        }
         return tuple(sorted(found))
 
-    return Needs(at_call_sites=texts(False), anywhere=texts(True))
+    return Needs(at_call_sites=texts(False), anywhere=texts(True), with_openai_import=texts(True, True))
 
 
 def is_candidate(source: bytes, needs: Needs) -> bool:
     if any(text in source for text in needs.anywhere):
+        return True
+    if OPENAI_IMPORT_TEXT in source and any(text in source for text in needs.with_openai_import):
         return True
     return CALL_SITE_TEXT in source and any(text in source for text in needs.at_call_sites)

@@ -164,6 +164,9 @@ class Rule:
     title: str
     safety: FixSafety
     needs: Tuple[str, ...]  # text a file must contain for this rule to find anything
+    # Its module hook reports only in modules that import openai: the engine offers it no
+    # others, and a file is a candidate for it only if it also holds the text `openai`.
+    needs_openai_import: bool = False
     examples: Sequence[Example] = ()
     # Filled in by the registry from the module: its name and docstring.
     id: str = ""

@@ -53,6 +53,7 @@ RULE = Rule(
     title="Chat types left in imports and annotations",
     safety=FixSafety.MANUAL,
     needs=("openai.types",),
+    needs_openai_import=True,
     examples=[
         Example(
             before=(

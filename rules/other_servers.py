@@ -70,6 +70,7 @@ RULE = Rule(
     title="Client pointed at another server",
     safety=FixSafety.MANUAL,
     needs=("base_url", ENVIRONMENT_VARIABLE),
+    needs_openai_import=True,
     examples=[
         Example(
             before=(

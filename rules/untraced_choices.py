@@ -53,6 +53,7 @@ RULE = Rule(
     title="`choices` read on a value not traced to a call",
     safety=FixSafety.MANUAL,
     needs=(".choices[",),
+    needs_openai_import=True,
     examples=[
         Example(
             before=(

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from migrator.analysis import LEGACY_RESOURCES
+from migrator.screen import LEGACY_RESOURCES
 from migrator.engine import run, transform_source
 from migrator.model import Options
 from migrator.prefilter import CALL_SITE_TEXT, declarations, declared_needs, is_candidate, needed_texts
 from migrator.registry import all_rules
+from migrator.screen import needs_libcst
 from tests.fixture_cases import all_cases
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,9 +25,9 @@ def test_prefilter_reads_the_same_needs_as_the_rules_declare():
     assert declared_needs() == {rule_id: rule.needs for rule_id, rule in all_rules().items()}
 
 
-def test_prefilter_knows_which_rules_read_whole_modules():
-    assert {rule_id: d.reads_modules for rule_id, d in declarations().items()} == {
-        rule_id: bool(rule.module_hooks) for rule_id, rule in all_rules().items()
+def test_prefilter_knows_which_rules_read_whole_modules_and_which_only_those_importing_openai():
+    assert {rule_id: (d.reads_modules, d.needs_openai_import) for rule_id, d in declarations().items()} == {
+        rule_id: (bool(rule.module_hooks), rule.needs_openai_import) for rule_id, rule in all_rules().items()
     }
 
 
@@ -35,12 +36,14 @@ def test_every_legacy_call_goes_through_the_call_site_text():
 
 
 def assert_prefilter_keeps(source: bytes, options: Options) -> None:
-    """Each finding's rule, alone, must make the file a candidate; so must all rules for a change."""
+    """Each finding's rule, alone, must make the file a candidate that the screen passes to
+    LibCST; so must all rules for a change."""
     result = transform_source(source, options)
     for finding in result.findings:
-        assert is_candidate(source, needed_texts(selected=frozenset({finding.rule}))), finding
+        needs = needed_texts(selected=frozenset({finding.rule}))
+        assert is_candidate(source, needs) and needs_libcst(source, needs), finding
     if result.changed:
-        assert is_candidate(source, needed_texts())
+        assert is_candidate(source, needed_texts()) and needs_libcst(source, needed_texts())
 
 
 @pytest.mark.parametrize("case", all_cases(), ids=lambda c: c.id)
@@ -61,7 +64,7 @@ def test_prefilter_keeps_every_rule_example_with_a_finding_or_a_change(example, 
 
 
 def test_prefilter_respects_rule_selection():
-    assert needed_texts(selected=frozenset()) == ((), ())
+    assert needed_texts(selected=frozenset()) == ((), (), ())
     assert b"completions" in needed_texts(selected=frozenset({"chat_completions_create"})).at_call_sites
 
 
@@ -69,6 +72,39 @@ def test_a_common_word_a_rule_needs_makes_no_candidate_without_a_call_site():
     needs = needed_texts()
     assert not is_candidate(b"def function(messages, tools, stream):\n    return parse(stream)\n", needs)
     assert is_candidate(b"client.chat.completions.create(tools=tools)\n", needs)
+
+
+SCREENED_OUT = (
+    # `completions` and `messages` in a docstring, `.choices[` and `openai` in names of another library.
+    b'"""Wraps client.chat.completions.create(messages=...)."""\n',
+    b"from openai_helpers import ask\nprint(ask().choices[0].message.content)\n",
+    b"import other.openai\nfrom .openai import Completion\nprint(Completion.create().choices[0])\n",
+)
+
+
+@pytest.mark.parametrize("source", SCREENED_OUT)
+def test_candidates_without_a_legacy_call_or_an_openai_import_are_not_parsed_with_libcst(source):
+    assert is_candidate(source, needed_texts()) and not needs_libcst(source, needed_texts())
+    program = (
+        "import sys\nfrom migrator.engine import transform_source\n"
+        f"result = transform_source({source!r})\n"
+        "assert result.output == result.source and not result.findings\n"
+        "assert 'libcst' not in sys.modules, 'LibCST imported'\n"
+    )
+    subprocess.run([sys.executable, "-c", program], cwd=ROOT, check=True)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        b"import openai\nprint(reply.choices[0])\n",
+        b"from openai.types.chat import ChatCompletion\n",
+        b"def f():\n    x = (c.chat).completions.with_raw_response.create()\n",
+        b"def f(:\n    client.chat.completions.create()\n",  # Python cannot parse it: LibCST says why
+    ],
+)
+def test_the_screen_passes_openai_imports_legacy_calls_and_what_python_cannot_parse(source):
+    assert needs_libcst(source, needed_texts())
 
 
 def test_bad_files_are_reported_and_the_run_goes_on(tmp_path):
