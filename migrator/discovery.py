@@ -29,8 +29,9 @@ import fnmatch
 import os
 import posixpath
 import re
+from operator import attrgetter
 from pathlib import Path
-from typing import FrozenSet, Generator, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
+from typing import Generator, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
 from migrator.source import describe_os_error
 
@@ -290,6 +291,17 @@ def _inherited_ignore_files(root: str) -> List[Tuple[str, str]]:
 # --- walking -----------------------------------------------------------------
 
 
+class _Directory(NamedTuple):
+    """A directory being walked, with its entries still to visit."""
+
+    path: Path  # spelled from the argument
+    abs_prefix: str  # its absolute path with a trailing separator, to append entry names to
+    real: str  # its real path
+    real_prefix: str  # the same with a trailing separator
+    ignore_files: Tuple[_IgnoreFile, ...]  # those that apply to its entries
+    entries: Iterator[os.DirEntry[str]]  # sorted by name
+
+
 class _Walker:
     """The state of one `discover` run: what was seen, and the --exclude globs."""
 
@@ -304,7 +316,8 @@ class _Walker:
         if path.is_dir():
             yield from self._walk_root(path)
         elif path.is_file():
-            yield from self._file(path)
+            if self._is_new_file(os.path.realpath(path)):
+                yield path
         elif path.is_symlink():
             yield DiscoveryError(path, "broken symlink")
         elif os.path.lexists(path):
@@ -312,76 +325,106 @@ class _Walker:
         else:
             yield DiscoveryError(path, "no such file or directory")
 
-    def _file(self, path: Path, real: Optional[str] = None) -> Iterator[Path]:
-        """`path`, unless a file with the same real path (given when known) was yielded before."""
-        real = real or os.path.realpath(path)
-        if real not in self.seen_files:
-            self.seen_files.add(real)
-            yield path
+    def _is_new_file(self, real: str) -> bool:
+        """Whether no file with the real path `real` was yielded before; records it as yielded."""
+        if real in self.seen_files:
+            return False
+        self.seen_files.add(real)
+        return True
 
     def _walk_root(self, path: Path) -> Iterator[Union[Path, DiscoveryError]]:
+        """Walk the directory argument `path` depth first, each directory in sorted order.
+
+        The directories being walked are kept on an explicit stack rather than in recursive
+        generators, so that each file is yielded once instead of once per ancestor.
+        """
         abs_root = os.path.abspath(path)
         ignore_files = yield from self._with_ignore_files((), _inherited_ignore_files(abs_root))
         tree = os.path.realpath(path)
-        yield from self._walk(path, abs_root, tree, ignore_files, frozenset())
+        ancestors: Set[str] = set()  # real paths of the directories on the stack
+        root = yield from self._enter(path, abs_root, tree, ignore_files, ancestors)
+        stack = [] if root is None else [root]
+        while stack:
+            directory = stack[-1]
+            for entry in directory.entries:
+                name = entry.name
+                try:
+                    is_dir = entry.is_dir()  # follows symlinks
+                except OSError:  # cannot be told: treated as not a directory
+                    is_dir = False
+                if is_dir:
+                    if _is_skipped_dir(entry):
+                        continue
+                elif not name.endswith(SOURCE_SUFFIXES):
+                    continue
+                abs_path = directory.abs_prefix + name
+                # Most runs have no --exclude and most directories no ignore patterns: no matching then.
+                if (self.exclude or directory.ignore_files) and (
+                    self._is_excluded(abs_path) or _is_ignored(directory.ignore_files, abs_path, is_dir)
+                ):
+                    continue
+                if entry.is_symlink():
+                    real = os.path.realpath(entry.path)
+                    problem = _symlink_problem(entry.path, real, tree)
+                    if problem is not None:
+                        yield DiscoveryError(directory.path / name, problem)
+                        continue
+                else:
+                    # The real path of an entry that is not a symlink is its directory's plus its name.
+                    real = directory.real_prefix + name
+                if is_dir:
+                    child = yield from self._enter(
+                        directory.path / name, abs_path, real, directory.ignore_files, ancestors
+                    )
+                    if child is not None:
+                        stack.append(child)
+                        break  # walk the child now; this directory's entries resume after it
+                elif entry.is_file() and self._is_new_file(real):
+                    yield directory.path / name
+            else:  # all its entries visited
+                stack.pop()
+                ancestors.remove(directory.real)
 
-    def _walk(
+    def _enter(
         self,
         path: Path,
         abs_path: str,
-        tree: str,
+        real: str,
         ignore_files: Tuple[_IgnoreFile, ...],
-        ancestors: FrozenSet[str],
-    ) -> Iterator[Union[Path, DiscoveryError]]:
-        """Walk the directory `path`; `ancestors` are the real paths of the directories above it."""
-        real = os.path.realpath(path)
+        ancestors: Set[str],
+    ) -> Generator[DiscoveryError, None, Optional[_Directory]]:
+        """Start walking the directory `path`: list its entries and read its `.gitignore`.
+
+        `ignore_files` are those that apply to `path` from above it, and `ancestors` the real
+        paths of the directories being walked above it; `path` joins them if it is walked.
+        Yields the problems found; returns (as the generator's value) the directory to walk,
+        or None if it is not walked.
+        """
         if real in ancestors:
             yield DiscoveryError(path, "symlink loop: points to a directory that contains it")
-            return
+            return None
         if real in self.walked_dirs:  # reached again through a symlink, or a repeated argument
-            return
+            return None
         self.walked_dirs.add(real)
         try:
             with os.scandir(path) as scan:
-                entries = sorted(scan, key=lambda entry: entry.name)
+                entries = sorted(scan, key=attrgetter("name"))
         except OSError as exc:
             yield DiscoveryError(path, f"cannot read directory: {describe_os_error(exc)}")
-            return
-        own_ignore = [(str(path / ".gitignore"), abs_path)]
-        ignore_files = yield from self._with_ignore_files(ignore_files, own_ignore)
-        ancestors = ancestors | {real}
-        for entry in entries:
-            yield from self._entry(path / entry.name, entry, abs_path, real, tree, ignore_files, ancestors)
-
-    def _entry(
-        self,
-        path: Path,
-        entry: os.DirEntry[str],
-        abs_dir: str,
-        real_dir: str,
-        tree: str,
-        ignore_files: Tuple[_IgnoreFile, ...],
-        ancestors: FrozenSet[str],
-    ) -> Iterator[Union[Path, DiscoveryError]]:
-        """One entry found while walking: a file to yield, a directory to walk, or nothing."""
-        abs_path = os.path.join(abs_dir, entry.name)
-        is_dir = _is_dir(entry)
-        if is_dir and _is_skipped_dir(path):
-            return
-        if not is_dir and not entry.name.endswith(SOURCE_SUFFIXES):
-            return
-        if self._is_excluded(abs_path) or _is_ignored(ignore_files, abs_path, is_dir):
-            return
-        if entry.is_symlink():
-            problem = _symlink_problem(path, tree)
-            if problem is not None:
-                yield DiscoveryError(path, problem)
-                return
-        if is_dir:
-            yield from self._walk(path, abs_path, tree, ignore_files, ancestors)
-        elif entry.is_file():
-            # In a resolved directory, only a symlink's real path is not the directory's plus its name.
-            yield from self._file(path, None if entry.is_symlink() else os.path.join(real_dir, entry.name))
+            return None
+        # Only try to open a `.gitignore` that is listed: most directories have none.
+        if any(entry.name == ".gitignore" for entry in entries):
+            own_ignore = [(str(path / ".gitignore"), abs_path)]
+            ignore_files = yield from self._with_ignore_files(ignore_files, own_ignore)
+        ancestors.add(real)
+        return _Directory(
+            path=path,
+            abs_prefix=os.path.join(abs_path, ""),
+            real=real,
+            real_prefix=os.path.join(real, ""),
+            ignore_files=ignore_files,
+            entries=iter(entries),
+        )
 
     def _is_excluded(self, abs_path: str) -> bool:
         """Whether an --exclude glob matches the path (relative to the cwd) or its basename."""
@@ -409,27 +452,18 @@ class _Walker:
         return tuple(loaded)
 
 
-def _is_dir(entry: os.DirEntry[str]) -> bool:
-    """Whether the entry is a directory, following symlinks; False if it cannot be told."""
-    try:
-        return entry.is_dir()
-    except OSError:
-        return False
-
-
-def _is_skipped_dir(path: Path) -> bool:
+def _is_skipped_dir(entry: os.DirEntry[str]) -> bool:
     """Whether a directory is never walked: tool directories and virtualenvs."""
-    name = path.name
+    name = entry.name
     if name in SKIPPED_DIR_NAMES or name.endswith(SKIPPED_DIR_SUFFIXES):
         return True
-    return os.path.isfile(path / VENV_MARKER)
+    return os.path.isfile(os.path.join(entry.path, VENV_MARKER))
 
 
-def _symlink_problem(path: Path, tree: str) -> Optional[str]:
-    """Why the symlink `path` must not be followed, or None if its target is inside `tree`."""
+def _symlink_problem(path: str, target: str, tree: str) -> Optional[str]:
+    """Why the symlink `path`, whose real path is `target`, must not be followed; None if it is in `tree`."""
     if not os.path.exists(path):
         return "broken symlink"
-    target = os.path.realpath(path)
     if not _is_within(target, tree):
         return f"symlink points outside the tree: {target}"
     return None

@@ -268,6 +268,12 @@ def test_git_info_exclude_and_parent_gitignores_apply_when_walking_a_subdirector
     assert files("pkg/sub") == ["pkg/sub/c.py", "pkg/sub/keep_gen.py"]
 
 
+def test_a_gitignore_that_is_a_broken_symlink_is_no_error():
+    touch("a.py")
+    os.symlink("missing", ".gitignore")
+    assert list(discover([Path(".")])) == [Path("a.py")]
+
+
 def test_gitignore_overrides_git_info_exclude():
     write(".git/info/exclude", "*.py\n")
     write(".gitignore", "!keep.py\n")
@@ -393,6 +399,18 @@ def test_mutual_directory_symlinks_are_walked_once_with_one_loop_error():
         DiscoveryError(Path("proj/a/to_b/to_a"), "symlink loop: points to a directory that contains it"),
         Path("proj/a/to_b/y.py"),
         Path("proj/a/x.py"),
+    ]
+
+
+def test_a_loop_is_found_through_a_plain_directory_below_a_symlink():
+    """The real path of a directory reached without a symlink is derived, and still checked for loops."""
+    touch("proj/p/q/a.py", "proj/p/b.py")
+    os.symlink("p/q", "proj/l")  # walked first: proj/l is proj/p/q
+    os.symlink("..", "proj/p/q/s")  # so proj/l/s is proj/p, whose plain subdirectory q is being walked
+    assert list(discover([Path("proj")])) == [
+        Path("proj/l/a.py"),
+        Path("proj/l/s/b.py"),
+        DiscoveryError(Path("proj/l/s/q"), "symlink loop: points to a directory that contains it"),
     ]
 
 
