@@ -9,6 +9,12 @@ ignored and later overwritten, and a result that the format cannot hold exactly 
 the cache never changes what a run reports. Entries are written atomically; a cache that cannot
 be written is skipped silently, since it only saves time.
 
+Files a run found nothing in are also remembered by their status (size, modification and
+change times, inode), as git's index remembers files: a later run with the same configuration
+skips such a file without reading it while its status is unchanged. Only files last changed
+well before the run that records them are remembered, so that a write within a file system's
+timestamp granularity of a read is never missed.
+
 Where: `$MIGRATOR_CACHE_DIR` if set; else `.migrator_cache/` in the project root (the nearest
 folder up from the current directory with a `pyproject.toml` or `.git`, else the current
 directory); else, when that cannot be written, `migrator/` in the user cache folder.
@@ -26,16 +32,20 @@ import json
 import os
 import sys
 import tempfile
+import time
 import typing
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import migrator
 from migrator.model import Finding, Options, SourceResult
 from migrator.registry import rules_folder
 
 FORMAT = 1  # the entry format; entries of another format are never read
+# How long before a run a file must have last changed for the run to remember it as idle: more
+# than the timestamp granularity of common file systems (FAT's is 2 s).
+RACY_SECONDS = 3
 DIRECTORY_NAME = ".migrator_cache"
 ENVIRONMENT_VARIABLE = "MIGRATOR_CACHE_DIR"
 PROJECT_MARKERS = ("pyproject.toml", ".git")
@@ -54,6 +64,50 @@ class Cache:
         self.directory = directory
         self.options = options
         self._digests: Dict[Options, str] = {}  # by the options in force for a file
+        self._started = time.time_ns()
+        self._idle: Optional[Dict[str, List[int]]] = None  # by path, loaded on first use
+        self._idle_changed = False
+
+    # -- files with nothing to report, by status ------------------------------------------
+
+    def is_idle(self, path: Path, status: os.stat_result) -> bool:
+        """Did a run with this configuration find nothing in this file, with the same status?"""
+        return self._idle_files().get(str(path)) == _fingerprint(status)
+
+    def remember_idle(self, path: Path, status: os.stat_result) -> None:
+        """This file, with this status (taken before it was read), has nothing to report."""
+        if max(status.st_mtime_ns, status.st_ctime_ns) < self._started - RACY_SECONDS * 10**9:
+            self._idle_files()[str(path)] = _fingerprint(status)
+            self._idle_changed = True
+
+    def save(self) -> None:
+        """Write what this run learnt of idle files (the results are written as they come)."""
+        if self._idle_changed:
+            try:
+                self._write(self._idle_index(), json.dumps(self._idle).encode())
+            except (OSError, ValueError, TypeError):
+                pass
+            self._idle_changed = False
+
+    def _idle_files(self) -> Dict[str, List[int]]:
+        if self._idle is None:
+            try:
+                loaded = json.loads(self._idle_index().read_bytes())
+                valid = isinstance(loaded, dict) and all(
+                    isinstance(value, list) and len(value) == len(FINGERPRINT) and all(type(n) is int for n in value)
+                    for value in loaded.values()
+                )
+                self._idle = loaded if valid else {}
+            except (OSError, ValueError):
+                self._idle = {}  # missing or corrupt: as good as empty
+        return self._idle
+
+    def _idle_index(self) -> Path:
+        """One per configuration and current directory (paths are recorded as the run names them)."""
+        digest = hashlib.sha256(f"{configuration_digest(self.options)}\0{os.getcwd()}".encode()).hexdigest()
+        return self.directory / f"v{FORMAT}" / "idle" / f"{digest}.json"
+
+    # -- results, by content -----------------------------------------------------------
 
     def get(self, path: Path, source: bytes) -> Optional[SourceResult]:
         """The stored result for this file content, or None if there is none to trust."""
@@ -125,6 +179,14 @@ def user_cache_folder() -> Path:
     if sys.platform == "darwin":
         return Path.home() / "Library" / "Caches"
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+
+
+FINGERPRINT = ("st_size", "st_mtime_ns", "st_ctime_ns", "st_ino", "st_dev")
+
+
+def _fingerprint(status: os.stat_result) -> List[int]:
+    """What changes whenever a file's content may have: git's index compares the same fields."""
+    return [getattr(status, field) for field in FINGERPRINT]
 
 
 # --- the key --------------------------------------------------------------------------------

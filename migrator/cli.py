@@ -1,13 +1,12 @@
 """The `migrator` command line: reads the options, runs the engine, renders what it returns.
 
 The engine and the rule registry are imported inside the commands, never at module level:
-they import libcst, which a run over files with nothing to migrate should not pay for.
-Exit codes live here and only here (see `ExitCode`).
+they import libcst, which a run over files with nothing to migrate should not pay for. What
+happens once the options are read is `migrator.session`'s.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import enum
 import functools
@@ -15,7 +14,6 @@ import inspect
 import sys
 import traceback
 import typing
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Callable, Collection, List, Optional, Sequence
 
@@ -25,12 +23,7 @@ from rich.console import Console
 from migrator import render
 from migrator.model import FileResult, Options
 from migrator.render import STDIN, Output, Tally
-
-
-class ExitCode(enum.IntEnum):
-    CLEAN = 0
-    FOUND = 1  # `check` found something, or `diff --exit-code` has changes
-    ERROR = 2  # a usage error, a file that could not be processed, or a bug; wins over FOUND
+from migrator.session import ExitCode, Run, collect, conclude, conclude_check
 
 
 app = typer.Typer(
@@ -42,22 +35,6 @@ app = typer.Typer(
     rich_markup_mode="markdown",
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-
-
-@dataclass(frozen=True)
-class Run:
-    """What `diff`, `apply` or `check` was asked to do, from the options they share."""
-
-    paths: List[Path]
-    options: Options
-    exclude: List[str]
-    jobs: Optional[int]
-    output: Output
-    use_cache: bool = True
-
-    @property
-    def reads_stdin(self) -> bool:
-        return self.paths == [STDIN]
 
 
 def shared_options(
@@ -227,51 +204,9 @@ def _all_rules() -> dict:
     return all_rules()
 
 
-# --- running the engine -----------------------------------------------------------------
-
-
-def collect(run: Run) -> List[FileResult]:
-    from migrator import engine
-    from migrator.cache import open_cache
-
-    if run.reads_stdin:
-        return [transform_stdin(run.options)]
-    cache = open_cache(run.options) if run.use_cache else None
-    results = engine.run(run.paths, run.options, run.exclude, run.jobs, cache=cache)
-    return run.output.collect((without_idle_source(result) for result in results), total=results.total)
-
-
-def without_idle_source(result: FileResult) -> FileResult:
-    """The result, less the bytes of a file with nothing to show: kept for every file of a large
-    tree, they would be most of a run's memory."""
-    if result.result is None or result.changed or result.findings:
-        return result
-    return dataclasses.replace(result, result=dataclasses.replace(result.result, source=b"", output=b""))
-
-
-def transform_stdin(options: Options) -> FileResult:
-    """Standard input as one module named `-`; code that does not parse is its error, as for a file."""
-    from libcst import ParserSyntaxError
-
-    from migrator import engine
-    from migrator.source import SourceError
-
-    try:
-        return FileResult(STDIN, result=engine.transform_source(sys.stdin.buffer.read(), options))
-    except ParserSyntaxError as error:
-        return FileResult(STDIN, error=f"cannot parse: {error}")
-    except SourceError as error:  # null bytes, a bad encoding: Python would not read it either
-        return FileResult(STDIN, error=str(error))
-
-
 def finish(run: Run, results: Sequence[FileResult], summary: Sequence[str], found: bool, dry_run: bool) -> None:
-    """Report the per-file notes, errors and summary, and exit with the right code."""
-    run.output.file_notes(results, dry_run)
-    run.output.errors(results)
-    run.output.say(*summary)
-    if any(result.error is not None for result in results):
-        raise typer.Exit(ExitCode.ERROR)
-    raise typer.Exit(ExitCode.FOUND if found else ExitCode.CLEAN)
+    """Report the per-file notes, errors and summary, and exit with the code they call for."""
+    raise typer.Exit(conclude(run, results, summary, found, dry_run))
 
 
 # --- commands ---------------------------------------------------------------------------
@@ -409,10 +344,7 @@ def check(
         from migrator import reports
 
         run.output.document(reports.document(output_format.value, statistics, results, _all_rules))
-    tally = Tally.of(results)
-    summary = render.check_summary(tally)
-    summary.insert(1, render.by_rule([finding for result in results for finding in result.findings]))
-    finish(run, results, summary, found=tally.findings > 0, dry_run=True)
+    raise typer.Exit(conclude_check(run, results))
 
 
 def record_baseline(run: Run, results: List[FileResult], path: Path) -> None:

@@ -147,7 +147,9 @@ def run(
 
     Files stream through: only a bounded window of sources is held at any time, whatever the
     size of the tree. With ``cache``, a candidate file already seen with the same content and
-    configuration is not parsed again.
+    configuration is not parsed again, and a file in which a run with the same configuration
+    found nothing is not even read while its status is unchanged: its result comes back
+    without the source (empty ``source`` and ``output``).
     """
     files = list(discover(paths, exclude))
     return Results(len(files), _results(files, options, jobs, cache))
@@ -171,6 +173,8 @@ def _results(
             yield from _in_order(files, pipeline, window=WINDOW_PER_WORKER * workers)
     else:
         yield from _in_order(files, _Pipeline(options, needs, cache, _now), window=1)
+    if cache:
+        cache.save()
 
 
 def _now(function: Callable[..., FileResult], *args: object) -> FileResult:
@@ -195,6 +199,7 @@ class _Transforming:
 
     path: Path
     source: bytes
+    status: Optional[os.stat_result]  # the file's, before it was read, when there is a cache
     outcome: Union[FileResult, Future[FileResult]]  # a FileResult when transformed in this process
 
 
@@ -215,17 +220,20 @@ class _Pipeline:
         """The file's final result when it needs no parsing, else its transformation under way."""
         if isinstance(item, DiscoveryError):
             return FileResult(path=item.path, error=item.reason)
+        status = self._status(item)
+        if status is not None and self.cache and self.cache.is_idle(item, status):
+            return FileResult(path=item, result=SourceResult(source=b"", output=b""))
         try:
             source = read_source(item)
             code = code_of(source) if _is_notebook(item) else source  # a bad notebook raises
         except SourceError as error:
             return FileResult(path=item, error=str(error))
         if not is_candidate(code, self.needs):
-            return FileResult(path=item, result=SourceResult(source=source, output=source))
+            return self._noted(FileResult(path=item, result=SourceResult(source=source, output=source)), status)
         cached = self.cache.get(item, source) if self.cache else None
         if cached is not None:
-            return FileResult(path=item, result=cached)
-        return _Transforming(item, source, self.submit(_transform, item, source, self.options))
+            return self._noted(FileResult(path=item, result=cached), status)
+        return _Transforming(item, source, status, self.submit(_transform, item, source, self.options))
 
     def finish(self, entry: Union[FileResult, _Transforming]) -> FileResult:
         if isinstance(entry, FileResult):
@@ -233,6 +241,22 @@ class _Pipeline:
         result = entry.outcome if isinstance(entry.outcome, FileResult) else entry.outcome.result()
         if self.cache and result.result is not None:
             self.cache.put(entry.path, entry.source, result.result)
+        return self._noted(result, entry.status)
+
+    def _status(self, path: Path) -> Optional[os.stat_result]:
+        """The file's status, when there is a cache to compare it with (None if it has none: reading it says why)."""
+        if self.cache is None:
+            return None
+        try:
+            return os.stat(path)
+        except OSError:
+            return None
+
+    def _noted(self, result: FileResult, status: Optional[os.stat_result]) -> FileResult:
+        """The result, once the cache knows if the file was idle: read, and nothing to report."""
+        if self.cache and status is not None and result.result is not None:
+            if not result.changed and not result.findings:
+                self.cache.remember_idle(result.path, status)
         return result
 
 

@@ -51,10 +51,14 @@ def declarations() -> Dict[str, Declaration]:
         text = path.read_text(encoding="utf-8")
         definition = text.find(RULE_DEFINITION)
         if definition >= 0:
-            arguments = text[definition + len(RULE_DEFINITION) :]
-            needs = _keyword_argument(arguments, "needs", path)
-            openai_import = _keyword_argument(arguments, "needs_openai_import", path, default="False")
-            found[path.stem] = Declaration(_strings(needs, text, path), MODULE_HOOK in text, ast.literal_eval(openai_import))
+            arguments = _keyword_arguments(text[definition + len(RULE_DEFINITION) :])
+            if "needs" not in arguments:
+                raise ValueError(f"{path}: `RULE = Rule(...)` has no `needs=` argument")
+            found[path.stem] = Declaration(
+                _strings(arguments["needs"], text, path),
+                MODULE_HOOK in text,
+                ast.literal_eval(arguments.get("needs_openai_import", "False")),
+            )
     return found
 
 
@@ -62,39 +66,34 @@ def declared_needs() -> Dict[str, Tuple[str, ...]]:
     return {rule_id: declaration.needs for rule_id, declaration in declarations().items()}
 
 
-def _keyword_argument(arguments: str, name: str, path: Path, default: Optional[str] = None) -> str:
-    """The source of keyword argument `name` in `arguments`, a call's text after its parenthesis
-    (`default` when there is none: without one, that is an error).
+# The tokens that matter to find a call's arguments: strings (whose brackets and commas do not
+# count), comments, brackets and commas. A regular expression rather than Python's tokenize
+# module, which would cost more to load than a whole run over files without candidates.
+_ARGUMENT_TOKENS = re.compile(
+    r"""'''(?:\\.|[^\\])*?'''|\"\"\"(?:\\.|[^\\])*?\"\"\"|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|#[^\n]*|[()\[\]{},]""",
+    re.DOTALL,
+)
+_KEYWORD = re.compile(r"\s*(\w+)\s*=(?!=)")
 
-    A small scanner that knows brackets, strings and comments: Python's tokenize module would
-    cost more to load than the whole of a run over files without candidates.
-    """
-    keyword = re.compile(rf"(?<![\w.]){name}\s*=(?!=)\s*")
-    depth, index, start = 0, 0, None
-    while index < len(arguments):
-        char = arguments[index]
-        if char in "'\"":
-            index = _string_end(arguments, index)
-            continue
-        if char == "#":  # a comment runs to the end of its line
-            newline = arguments.find("\n", index)
-            index = len(arguments) if newline < 0 else newline
-            continue
-        if depth == 0 and char in ",)":
-            if start is not None:
-                return arguments[start:index]
-            if char == ")":
+
+def _keyword_arguments(arguments: str) -> Dict[str, str]:
+    """The source of each keyword argument in `arguments`, a call's text after its parenthesis."""
+    found = {}
+    depth, start = 0, 0
+    for token in _ARGUMENT_TOKENS.finditer(arguments):
+        text = token.group()
+        if text in "([{":
+            depth += 1
+        elif text in ")]}" and depth > 0:
+            depth -= 1
+        elif depth == 0 and text in ",)":
+            keyword = _KEYWORD.match(arguments, start, token.start())
+            if keyword:
+                found[keyword.group(1)] = arguments[keyword.end() : token.start()]
+            if text == ")":
                 break
-        if depth == 0 and start is None:
-            match = keyword.match(arguments, index) if arguments.startswith(name, index) else None
-            if match:
-                start = index = match.end()
-                continue
-        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(char, 0)
-        index += 1
-    if default is not None:
-        return default
-    raise ValueError(f"{path}: `RULE = Rule(...)` has no `{name}=` argument")
+            start = token.end()
+    return found
 
 
 def _strings(expression: str, module_text: str, path: Path) -> Tuple[str, ...]:
@@ -112,15 +111,6 @@ def _string(node: ast.expr, module_text: str, path: Path) -> str:
         raise ValueError(f"{path}: `needs` names {node.id}, which is not assigned at the start of a line")
     value_start = start + len(assignment)
     return ast.literal_eval(module_text[value_start : module_text.find("\n", value_start)])
-
-
-def _string_end(text: str, index: int) -> int:
-    """Where the string literal opening at `index` (at its quote) ends."""
-    quote = text[index] * 3 if text.startswith(text[index] * 3, index) else text[index]
-    index += len(quote)
-    while index < len(text) and not text.startswith(quote, index):
-        index += 2 if text[index] == "\\" else 1
-    return index + len(quote)
 
 
 class Needs(NamedTuple):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -180,6 +181,69 @@ def test_parallel_runs_fill_and_read_the_cache_like_serial_ones(cache: Cache, tm
 
 def run_outputs(path: Path, cache, jobs: int = 1) -> list:
     return [(r.path, r.error, r.result) for r in engine.run([path], jobs=jobs, cache=cache)]
+
+
+# --- files with nothing to report, known by their status ------------------------------------------
+
+QUIET_CANDIDATE = b"import openai\n\nprint('chat.completions', 'tools')\n"  # read, parsed: nothing found
+
+
+@pytest.fixture
+def idle_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A tree whose files are known to have last changed before the runs (whose caches are made
+    after them): the margin against racy writes is tested on its own."""
+    monkeypatch.setattr(cache_module, "RACY_SECONDS", 0)
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "plain.py").write_bytes(b"x = 1\n")
+    (tree / "quiet.py").write_bytes(QUIET_CANDIDATE)
+    (tree / "call.py").write_bytes(CALL)
+    return tree
+
+
+def reads(tree: Path, options: Options, monkeypatch: pytest.MonkeyPatch) -> list:
+    """The names of the files a run with a new cache (for `options`, in one folder) reads."""
+    read = []
+    real_read_source = engine.read_source
+
+    def counting_read_source(path: Path) -> bytes:
+        read.append(path.name)
+        return real_read_source(path)
+
+    monkeypatch.setattr(engine, "read_source", counting_read_source)
+    results = list(engine.run([tree], options, jobs=1, cache=Cache(tree.parent / "cache", options)))
+    assert [r.path.name for r in results if r.findings] == ["call.py"]
+    return sorted(read)
+
+
+def test_an_idle_file_is_not_read_again_until_its_status_changes(idle_tree: Path, monkeypatch) -> None:
+    assert reads(idle_tree, Options(), monkeypatch) == ["call.py", "plain.py", "quiet.py"]
+    assert reads(idle_tree, Options(), monkeypatch) == ["call.py"]  # the file with a finding is read for its lines
+    plain = idle_tree / "plain.py"
+    before = plain.stat()
+    plain.write_bytes(b"y = 2\n")  # the same size, and then the same modification time
+    os.utime(plain, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert reads(idle_tree, Options(), monkeypatch) == ["call.py", "plain.py"]
+
+
+def test_files_changed_just_before_a_run_are_not_remembered(idle_tree: Path, monkeypatch) -> None:
+    monkeypatch.setattr(cache_module, "RACY_SECONDS", 3)
+    assert reads(idle_tree, Options(), monkeypatch) == ["call.py", "plain.py", "quiet.py"]
+    assert reads(idle_tree, Options(), monkeypatch) == ["call.py", "plain.py", "quiet.py"]
+
+
+def test_what_is_idle_is_remembered_per_configuration(idle_tree: Path, monkeypatch) -> None:
+    reads(idle_tree, Options(), monkeypatch)
+    assert reads(idle_tree, Options(ignore=frozenset({"tool_calls"})), monkeypatch) == ["call.py", "plain.py", "quiet.py"]
+    assert reads(idle_tree, Options(), monkeypatch) == ["call.py"]
+
+
+def test_a_corrupt_index_of_idle_files_is_ignored(idle_tree: Path, monkeypatch) -> None:
+    reads(idle_tree, Options(), monkeypatch)
+    [index] = (idle_tree.parent / "cache").glob("v*/idle/*.json")
+    index.write_text('{"' + str(idle_tree / "plain.py") + '": [1, 2]}')
+    assert reads(idle_tree, Options(), monkeypatch) == ["call.py", "plain.py", "quiet.py"]
+    assert reads(idle_tree, Options(), monkeypatch) == ["call.py"]
 
 
 # --- where it lives, and the command line -------------------------------------------------------

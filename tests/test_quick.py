@@ -1,4 +1,4 @@
-"""`migrator check FILE.py...` answered without the full command line: same output, less loaded."""
+"""A plain `migrator check PATH...` run without typer: the same output as the full command line."""
 
 from __future__ import annotations
 
@@ -50,6 +50,10 @@ def tree(tmp_path: Path) -> Path:
         ["check", "plain.py", "--verbose"],
         ["check", "configured/plain.py"],  # an unknown rule id in the configuration is an error
         ["check", "."],
+        ["check"],
+        ["check", "call.py", "-v", "--no-color"],
+        ["check", "notebook.ipynb", "call.py", "call.py"],
+        ["check", "configured"],
     ],
     ids=lambda args: " ".join(args),
 )
@@ -72,8 +76,24 @@ def test_files_without_candidates_are_answered_without_typer_rich_or_libcst(tree
 
 @pytest.mark.parametrize(
     "args",
-    [[], ["diff", "plain.py"], ["check"], ["check", "call.py"], ["check", "notebook.ipynb"], ["check", "-"],
-     ["check", "configured/plain.py"], ["check", "-v", "plain.py"], ["check", "--no-color"]],
+    [["check"], ["check", "call.py"], ["check", "notebook.ipynb", "bad.py"], ["check", "-v", "plain.py"],
+     ["check", "--no-color", "--no-cache", "."]],
+    ids=" ".join,
+)
+def test_other_plain_checks_are_run_by_the_session_without_typer(tree: Path, args: List[str]) -> None:
+    code = (
+        f"import sys; from migrator.quick import quick_check; code = quick_check({args!r});"
+        "print(code is not None, [name for name in ('typer', 'pydantic') if name in sys.modules])"
+    )
+    completed = subprocess.run([sys.executable, "-c", code], cwd=tree, env=ENV, capture_output=True, text=True)
+    assert completed.stdout.splitlines()[-1] == "True []"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [[], ["diff", "plain.py"], ["check", "-"], ["check", "--select", "tool_calls", "plain.py"],
+     ["check", "--output-format", "json", "call.py"], ["check", "--", "plain.py"], ["check", "configured/plain.py"],
+     ["check", "configured"]],
     ids=lambda args: " ".join(args) or "no arguments",
 )
 def test_anything_else_is_left_to_the_full_command_line(tree: Path, args: List[str], monkeypatch) -> None:
