@@ -15,9 +15,11 @@ import io
 import os
 import re
 from pathlib import PurePath
-from typing import Callable, Iterable, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Callable, Iterable, List, Optional, Tuple, Union
 
-from unidiff import PatchSet, UnidiffParseError
+if TYPE_CHECKING:
+    from unidiff import PatchSet
+
 
 NO_NEWLINE_MARKER = b"\\ No newline at end of file\n"
 CONTEXT_LINES = 3  # as git diff
@@ -114,6 +116,8 @@ def _split_lines(data: bytes) -> List[str]:
 
 def _validate(diff: bytes, added: int, removed: int) -> None:
     """Parse `diff` back; raise DiffError unless it is one file with the expected line counts."""
+    from unidiff import PatchSet, UnidiffParseError  # only runs that print a patch pay for loading it
+
     try:
         patch = PatchSet(diff, encoding=_BYTES_AS_TEXT)  # lines split on "\n" only
     except UnidiffParseError as exc:

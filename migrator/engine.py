@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Callable, Deque, Iterator, List, Optional, Seq
 
 from migrator.discovery import DiscoveryError, discover
 from migrator.model import FileResult, Options, SourceResult
-from migrator.notebook import code_of
 from migrator.prefilter import Needs, is_candidate, needed_texts
 from migrator.screen import needs_libcst
 from migrator.source import SourceError, decode_source, read_source, write_atomic
@@ -159,6 +158,12 @@ def _is_notebook(item: Union[Path, DiscoveryError]) -> bool:
     return isinstance(item, Path) and item.suffix == NOTEBOOK_SUFFIX
 
 
+def _notebook_code(source: bytes) -> bytes:
+    from migrator.notebook import code_of  # most trees have no notebook to pay for it
+
+    return code_of(source)
+
+
 def _results(
     files: List[Union[Path, DiscoveryError]], options: Options, jobs: Optional[int], cache: Optional[Cache]
 ) -> Iterator[FileResult]:
@@ -225,7 +230,7 @@ class _Pipeline:
             return FileResult(path=item, result=SourceResult(source=b"", output=b""))
         try:
             source = read_source(item)
-            code = code_of(source) if _is_notebook(item) else source  # a bad notebook raises
+            code = _notebook_code(source) if _is_notebook(item) else source  # a bad notebook raises
         except SourceError as error:
             return FileResult(path=item, error=str(error))
         if not is_candidate(code, self.needs):

@@ -14,15 +14,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from migrator.diffing import diff_path
 from migrator.model import FileResult, Finding, Options
-from migrator.rule import Rule
-
 if TYPE_CHECKING:
     from rich.progress import Progress
+    from rich.table import Table
+
+    from migrator.rule import Rule
 
 PROGRESS_DELAY = 0.3  # seconds: a run faster than this shows no progress bar
 STDIN = Path("-")  # the path `-` stands for standard input, and names it in output
@@ -295,6 +295,8 @@ def errors_summary(tally: Tally) -> str:
 
 
 def rules_table(rules: Mapping[str, Rule]) -> Table:
+    from rich.table import Table  # only `migrator rules` needs it
+
     table = Table("Rule", "Title", "Fix safety")
     for rule in rules.values():
         table.add_row(rule.id, rule.title, rule.safety.value)

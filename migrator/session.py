@@ -55,7 +55,7 @@ def collect(run: Run) -> List[FileResult]:
 def without_idle_source(result: FileResult) -> FileResult:
     """The result, less the bytes of a file with nothing to show: kept for every file of a large
     tree, they would be most of a run's memory."""
-    if result.result is None or result.changed or result.findings:
+    if result.result is None or result.changed or result.findings or not result.result.source:
         return result
     return dataclasses.replace(result, result=dataclasses.replace(result.result, source=b"", output=b""))
 
