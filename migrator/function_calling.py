@@ -17,11 +17,20 @@ from __future__ import annotations
 from typing import Dict, List, Optional, Set, Union
 
 import libcst as cst
-import libcst.matchers as m
 
 from migrator.analysis import CallSite
 from migrator.rule import Block, UseRewrite
-from migrator.shapes import code_of, dict_entries, lifted, literal_string, needs_parentheses, one_line, separator, string_like
+from migrator.shapes import (
+    code_of,
+    dict_entries,
+    is_name,
+    lifted,
+    literal_string,
+    needs_parentheses,
+    one_line,
+    separator,
+    string_like,
+)
 
 # Every function call of a Response, and whether there is one. ``{base}`` is the Response.
 FUNCTION_CALLS = '[item for item in {base}.output if item.type == "function_call"]'
@@ -142,7 +151,7 @@ def none_test(node: cst.CSTNode, analysis) -> Optional[bool]:
     if not (isinstance(parent, cst.Comparison) and parent.left is node and len(parent.comparisons) == 1):
         return None
     comparison = parent.comparisons[0]
-    if not m.matches(comparison.comparator, m.Name("None")):
+    if not is_name(comparison.comparator, "None"):
         return None
     if isinstance(comparison.operator, cst.Is):
         return True
@@ -251,7 +260,7 @@ def _leaves_when_calls(statement: cst.CSTNode, tests: Set[cst.CSTNode]) -> bool:
 
 def _loops_until_no_calls(statement: cst.CSTNode, tests: Set[cst.CSTNode], analysis) -> bool:
     """``while True:`` left only by a ``break`` under ``if not message.tool_calls:``."""
-    if not (isinstance(statement, cst.While) and m.matches(statement.test, m.Name("True"))):
+    if not (isinstance(statement, cst.While) and is_name(statement.test, "True")):
         return False
     breaks = [node for node in _own_statements(statement.body) if isinstance(node, cst.Break)]
     for leave in breaks:

@@ -8,17 +8,15 @@ after the imports.
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Sequence, Tuple, Union
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import libcst as cst
-import libcst.matchers as m
-from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 from libcst.helpers import parse_template_expression
 
 from migrator.model import Options
 from migrator.planner import ArgumentPlan, SitePlan
 from migrator.rule import Block, NewArgument, Rewrite, UseRewrite
+from migrator.shapes import is_name
 
 Build = Callable[[cst.CSTNode], cst.CSTNode]
 # The position ``_layout`` gets for an argument the migrated call adds (a new default): it
@@ -47,6 +45,11 @@ def _update_imports(module: cst.Module, rewrites: Sequence[UseRewrite]) -> cst.M
     removed = sorted({unused for rewrite in rewrites for unused in rewrite.remove_unused_imports}, key=str)
     if not (added or removed):
         return module
+    # LibCST's codemod package loads its matchers, which cost more than LibCST itself: only
+    # rewrites that change imports pay for them.
+    from libcst.codemod import CodemodContext
+    from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+
     context = CodemodContext()
     for needed in added:
         AddImportsVisitor.add_needed_import(context, needed.module, needed.name, needed.alias)
@@ -62,6 +65,9 @@ def _without_emptied_blocks(module: cst.Module) -> cst.Module:
     body = [statement for statement in module.body if not _is_emptied_block(module, statement)]
     if len(body) == len(module.body):
         return module
+    from libcst.codemod import CodemodContext
+    from libcst.codemod.visitors import RemoveImportsVisitor
+
     context = CodemodContext()
     RemoveImportsVisitor.remove_unused_import(context, "typing", "TYPE_CHECKING")
     return RemoveImportsVisitor(context).transform_module(module.with_changes(body=body))
@@ -71,7 +77,7 @@ def _is_emptied_block(module: cst.Module, statement: cst.BaseStatement) -> bool:
     """``if TYPE_CHECKING:`` with an empty body (only an import removal makes one) and no comment."""
     return (
         isinstance(statement, cst.If)
-        and m.matches(statement.test, m.Name("TYPE_CHECKING") | m.Attribute(m.Name("typing"), m.Name("TYPE_CHECKING")))
+        and _is_type_checking(statement.test)
         and isinstance(statement.body, cst.IndentedBlock)
         and not statement.body.body
         and statement.orelse is None
@@ -103,10 +109,25 @@ def _add_definitions(module: cst.Module, rewrites: Sequence[UseRewrite]) -> cst.
 
 def _end_of_first_import_block(body: List[cst.BaseStatement]) -> int:
     """Where the leading docstring and import lines end (``AddImportsVisitor`` adds imports there)."""
-    index = 1 if body and m.matches(body[0], m.SimpleStatementLine([m.Expr(m.SimpleString())])) else 0
-    while index < len(body) and m.matches(body[index], m.SimpleStatementLine([m.Import() | m.ImportFrom()])):
+    docstring = body and _only_statement(body[0])
+    index = 1 if isinstance(docstring, cst.Expr) and isinstance(docstring.value, cst.SimpleString) else 0
+    while index < len(body) and isinstance(_only_statement(body[index]), (cst.Import, cst.ImportFrom)):
         index += 1
     return index
+
+
+def _only_statement(statement: cst.BaseStatement) -> Optional[cst.BaseSmallStatement]:
+    """The small statement ``statement`` is a line of, if it is a line of one."""
+    if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+        return statement.body[0]
+    return None
+
+
+def _is_type_checking(test: cst.BaseExpression) -> bool:
+    """``TYPE_CHECKING`` or ``typing.TYPE_CHECKING``."""
+    if isinstance(test, cst.Attribute):
+        return is_name(test.value, "typing") and test.attr.value == "TYPE_CHECKING"
+    return is_name(test, "TYPE_CHECKING")
 
 
 def _with_blank_lines_before(statement: cst.BaseStatement, count: int) -> cst.BaseStatement:

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import re
-from typing import Dict, Optional, Sequence
+from typing import Dict, Iterator, Optional, Sequence
 
 import libcst as cst
-import libcst.matchers as m
 
 STRING_NODES = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
 
@@ -119,7 +118,21 @@ class _MoveLeft(cst.CSTTransformer):
 
 
 def _comments(node: cst.CSTNode) -> int:
-    return len(m.findall(node, m.Comment()))
+    return sum(isinstance(inner, cst.Comment) for inner in walk(node))
+
+
+def is_name(node: cst.CSTNode, *names: str) -> bool:
+    """Is ``node`` the bare name ``names[0]`` (or another of ``names``)?"""
+    return isinstance(node, cst.Name) and node.value in names
+
+
+def walk(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """``root`` and every node below it, in source order (no visitor, no matchers: both cost more)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(node.children))
 
 
 def string_like(original: cst.BaseExpression, value: str) -> cst.SimpleString:

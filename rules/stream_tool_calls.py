@@ -60,12 +60,11 @@ read of the tool call outside that loop.
 from typing import List, Optional, Tuple, Union
 
 import libcst as cst
-import libcst.matchers as m
 
 from migrator.chunk_loops import TOOL_CALLS, ChunkLoop, is_streamed
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rule
-from migrator.shapes import code_of, dict_entries, literal_string, one_line
+from migrator.shapes import code_of, dict_entries, is_name, literal_string, one_line
 from migrator.streaming import Segment, gate_test, in_order, is_inside
 
 ADDED_GATE = ('{event}.type == "response.output_item.added"', '{event}.item.type == "function_call"')
@@ -73,7 +72,6 @@ ARGUMENTS_GATE = ('{event}.type == "response.function_call_arguments.delta"',)
 # A tool-call delta's fields (from the loop variable) -> the function_call item's.
 ITEM_FIELDS = {("id",): "call_id", ("function", "name"): "name", ("function", "arguments"): "arguments"}
 CONSTANTS = (cst.SimpleString, cst.Integer, cst.Float)
-EMPTY_STRING = m.SimpleString('""') | m.SimpleString("''")
 
 RULE = Rule(
     title="Streamed tool calls",
@@ -161,7 +159,8 @@ def _loop_over_tool_calls(statement: cst.BaseStatement, reads: List[cst.CSTNode]
     """``for tc in <tool_calls> or []:``, or ``if <tool_calls>: for tc in <tool_calls>:``."""
     if isinstance(statement, cst.For) and statement.orelse is None and not statement.asynchronous:
         iterated = statement.iter
-        if m.matches(iterated, m.BooleanOperation(operator=m.Or(), right=m.List(elements=[]))) and len(reads) == 1:
+        or_empty_list = _is_or(iterated) and isinstance(iterated.right, cst.List) and not iterated.right.elements
+        if or_empty_list and len(reads) == 1:
             return statement if iterated.left is reads[0] else None
     if isinstance(statement, cst.If) and statement.orelse is None and len(reads) == 2 and statement.test is reads[0]:
         body = statement.body.body
@@ -188,6 +187,9 @@ class _Collected:
     def match(cls, inner: cst.For) -> Union["_Collected", str]:
         """The statements of the loop over the tool calls, if they have this shape (the
         patterns leave no other place for the tool call to be read)."""
+        # LibCST's matchers cost more to load than LibCST itself: only such loops pay for them.
+        import libcst.matchers as m
+
         if not isinstance(inner.target, cst.Name):
             return "the loop over the tool calls unpacks them"
         tool_call = inner.target.value
@@ -224,13 +226,13 @@ class _Collected:
 
     def _field(self, node: cst.BaseExpression) -> Optional[Tuple[str, ...]]:
         """``tool_call.function.name`` (or ``... or ""``) -> ("function", "name")."""
-        if m.matches(node, m.BooleanOperation(operator=m.Or(), right=EMPTY_STRING)):
+        if _is_or(node) and _is_empty_string(node.right):
             node = node.left  # the first delta of a call has all three: `or ""` changes nothing
         path: List[str] = []
         while isinstance(node, cst.Attribute):
             path.insert(0, node.attr.value)
             node = node.value
-        return tuple(path) if m.matches(node, m.Name(self.tool_call)) else None
+        return tuple(path) if is_name(node, self.tool_call) else None
 
     def _check_loop_names(self, loop: ChunkLoop) -> Optional[str]:
         """The tool call and its index are not read after their loop (they hold the last one)."""
@@ -251,7 +253,8 @@ class _Collected:
             statement = analysis.parents.get(node)
             if isinstance(statement, cst.AssignTarget):
                 statement = analysis.parents[statement]
-            if not (isinstance(statement, (cst.Assign, cst.AnnAssign)) and m.matches(statement.value, m.Dict(elements=[]))):
+            created = statement.value if isinstance(statement, (cst.Assign, cst.AnnAssign)) else None
+            if not (isinstance(created, cst.Dict) and not created.elements):
                 return f"`{name}` is not created as an empty dict, so its keys may already mean something"
             for read in in_order(analysis, [access.node for access in assignments[node].references]):
                 if is_inside(analysis, read, self.inner):
@@ -285,6 +288,8 @@ class _Collected:
 
 def _first_delta(statement, index) -> Optional[Tuple[cst.Name, str, cst.Dict]]:
     """``if <index> not in calls: calls[<index>] = {...}``."""
+    import libcst.matchers as m
+
     pattern = m.If(
         test=m.Comparison(left=index, comparisons=[m.ComparisonTarget(m.NotIn(), m.Name())]),
         body=m.IndentedBlock([m.SimpleStatementLine([m.Assign([m.AssignTarget(m.Subscript(m.Name(), [m.SubscriptElement(m.Index(index))]))], m.Dict())])]),
@@ -299,6 +304,8 @@ def _first_delta(statement, index) -> Optional[Tuple[cst.Name, str, cst.Dict]]:
 def _arguments_delta(statement, index, tool_call: str) -> Optional[Tuple[str, cst.SimpleString]]:
     """``calls[<index>][KEY] += tc.function.arguments`` (or ``... or ""``), maybe under
     ``if tc.function.arguments:``."""
+    import libcst.matchers as m
+
     arguments = m.Attribute(value=m.Attribute(value=m.Name(tool_call), attr=m.Name("function")), attr=m.Name("arguments"))
     added = m.SimpleStatementLine([
         m.AugAssign(
@@ -307,7 +314,7 @@ def _arguments_delta(statement, index, tool_call: str) -> Optional[Tuple[str, cs
                 slice=[m.SubscriptElement(m.Index(m.SimpleString()))],
             ),
             operator=m.AddAssign(),
-            value=arguments | m.BooleanOperation(left=arguments, operator=m.Or(), right=EMPTY_STRING),
+            value=arguments | m.BooleanOperation(left=arguments, operator=m.Or(), right=m.MatchIfTrue(_is_empty_string)),
         )
     ])
     if m.matches(statement, m.If(test=arguments, body=m.IndentedBlock([added]), orelse=None)):
@@ -319,7 +326,15 @@ def _arguments_delta(statement, index, tool_call: str) -> Optional[Tuple[str, cs
 
 
 def _is_constant(node: cst.BaseExpression) -> bool:
-    return isinstance(node, CONSTANTS) or m.matches(node, m.Name("None") | m.Name("True") | m.Name("False"))
+    return isinstance(node, CONSTANTS) or is_name(node, "None", "True", "False")
+
+
+def _is_or(node: cst.CSTNode) -> bool:
+    return isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or)
+
+
+def _is_empty_string(node: cst.CSTNode) -> bool:
+    return isinstance(node, cst.SimpleString) and node.value in ('""', "''")
 
 
 def _key_agnostic(use) -> Optional[str]:
@@ -327,9 +342,11 @@ def _key_agnostic(use) -> Optional[str]:
     parent = use.parent
     if use.path[:2] == ("values", "()"):
         return None
-    if not use.path and isinstance(parent, cst.Arg) and m.matches(use.grandparent, m.Call(func=m.Name("len"), args=[m.Arg()])):
+    call = use.grandparent
+    if not use.path and isinstance(parent, cst.Arg) and isinstance(call, cst.Call) and is_name(call.func, "len") and len(call.args) == 1:
         return None
-    if not use.path and (isinstance(parent, (cst.If, cst.While)) or m.matches(parent, m.UnaryOperation(operator=m.Not()))):
+    negated = isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not)
+    if not use.path and (isinstance(parent, (cst.If, cst.While)) or negated):
         return None
     return (
         f"the collected calls are read as `{use.code}`, which sees their keys: a Responses stream"
