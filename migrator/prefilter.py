@@ -9,13 +9,13 @@ their needs alone make a candidate; or, for a rule that reports only in modules 
 openai (``needs_openai_import``), their needs and the text ``openai``.
 
 The declarations are read from the rule files' text rather than by importing the rules, so a
-run over files that mention none of them never imports LibCST; and only ``needs`` itself is
-parsed, since parsing every rule file costs more than Python's own start-up.
+run over files that mention none of them never imports LibCST; and they are read with regular
+expressions, since compiling every rule file (or even its ``needs``) costs more than Python's
+own start-up.
 """
 
 from __future__ import annotations
 
-import ast
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -39,6 +39,7 @@ class Declaration(NamedTuple):
     needs: Tuple[str, ...]
     reads_modules: bool  # it has an `@RULE.module` hook, offered modules without any call site
     needs_openai_import: bool  # that hook is offered only modules importing openai
+    needs_in_strings: bool  # that hook is offered only modules with its needs in a string literal
 
 
 @lru_cache(maxsize=None)
@@ -51,13 +52,15 @@ def declarations() -> Dict[str, Declaration]:
         text = path.read_text(encoding="utf-8")
         definition = text.find(RULE_DEFINITION)
         if definition >= 0:
-            arguments = _keyword_arguments(text[definition + len(RULE_DEFINITION) :])
+            end = text.find("\n)", definition)
+            arguments = dict(_ARGUMENT_LINE.findall(text, definition, end if end >= 0 else len(text)))
             if "needs" not in arguments:
-                raise ValueError(f"{path}: `RULE = Rule(...)` has no `needs=` argument")
+                raise ValueError(f"{path}: `RULE = Rule(...)` has no `needs=` argument on a line of its own")
             found[path.stem] = Declaration(
                 _strings(arguments["needs"], text, path),
                 MODULE_HOOK in text,
-                ast.literal_eval(arguments.get("needs_openai_import", "False")),
+                _flag(arguments, "needs_openai_import", path),
+                _flag(arguments, "needs_in_strings", path),
             )
     return found
 
@@ -66,60 +69,60 @@ def declared_needs() -> Dict[str, Tuple[str, ...]]:
     return {rule_id: declaration.needs for rule_id, declaration in declarations().items()}
 
 
-# The tokens that matter to find a call's arguments: strings (whose brackets and commas do not
-# count), comments, brackets and commas. A regular expression rather than Python's tokenize
-# module, which would cost more to load than a whole run over files without candidates.
-_ARGUMENT_TOKENS = re.compile(
-    r"""'''(?:\\.|[^\\])*?'''|\"\"\"(?:\\.|[^\\])*?\"\"\"|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|#[^\n]*|[()\[\]{},]""",
-    re.DOTALL,
-)
-_KEYWORD = re.compile(r"\s*(\w+)\s*=(?!=)")
+# A keyword argument of `RULE = Rule(...)`, written on one line of its own, indented four spaces
+# (nested lines are indented more): what rules declare for the prefilter is read this way, with
+# one regular expression rather than a parser, since compiling the rule files costs more than a
+# whole run over files without candidates.
+_ARGUMENT_LINE = re.compile(r"^    (\w+)=(.*),$", re.MULTILINE)
 
 
-def _keyword_arguments(arguments: str) -> Dict[str, str]:
-    """The source of each keyword argument in `arguments`, a call's text after its parenthesis."""
-    found = {}
-    depth, start = 0, 0
-    for token in _ARGUMENT_TOKENS.finditer(arguments):
-        text = token.group()
-        if text in "([{":
-            depth += 1
-        elif text in ")]}" and depth > 0:
-            depth -= 1
-        elif depth == 0 and text in ",)":
-            keyword = _KEYWORD.match(arguments, start, token.start())
-            if keyword:
-                found[keyword.group(1)] = arguments[keyword.end() : token.start()]
-            if text == ")":
-                break
-            start = token.end()
-    return found
+# What `needs` may hold: plain string literals, or names of module-level constants holding one.
+_NEED = re.compile(r"""\s*(?:'([^'\\\n]*)'|"([^"\\\n]*)"|([A-Za-z_]\w*))\s*(?:,|$)""")
 
 
 def _strings(expression: str, module_text: str, path: Path) -> Tuple[str, ...]:
-    """The strings of a tuple written out, each a literal or the name of a module-level constant."""
-    node = ast.parse(expression.strip(), mode="eval").body
-    return tuple(_string(element, module_text, path) for element in getattr(node, "elts", [node]))
+    """The strings of a tuple written out, each a literal or the name of a module-level constant.
+
+    Read with regular expressions: compiling each rule's expressions costs more than the rest of a
+    run over files without candidates.
+    """
+    inside = expression.strip()
+    if inside.startswith("(") and inside.endswith(")"):
+        inside = inside[1:-1]
+    strings, position = [], 0
+    while position < len(inside.rstrip()):
+        need = _NEED.match(inside, position)
+        if need is None:
+            raise ValueError(f"{path}: `needs` must be plain string literals or names of constants: {expression!r}")
+        single, double, name = need.groups()
+        strings.append(_constant(name, module_text, path) if name else single if single is not None else double)
+        position = need.end()
+    return tuple(strings)
 
 
-def _string(node: ast.expr, module_text: str, path: Path) -> str:
-    if not isinstance(node, ast.Name):
-        return ast.literal_eval(node)
-    assignment = f"\n{node.id} = "
-    start = module_text.find(assignment)
-    if start < 0:
-        raise ValueError(f"{path}: `needs` names {node.id}, which is not assigned at the start of a line")
-    value_start = start + len(assignment)
-    return ast.literal_eval(module_text[value_start : module_text.find("\n", value_start)])
+def _constant(name: str, module_text: str, path: Path) -> str:
+    assignment = re.search(rf"^{name} = (.*)$", module_text, re.MULTILINE)
+    value = _NEED.fullmatch(assignment.group(1)) if assignment else None
+    if value is None or value.group(3):
+        raise ValueError(f"{path}: `needs` names {name}, which is not assigned a plain string at the start of a line")
+    return value.group(1) if value.group(1) is not None else value.group(2)
+
+
+def _flag(arguments: Dict[str, str], name: str, path: Path) -> bool:
+    value = arguments.get(name, "False").strip()
+    if value not in ("True", "False"):
+        raise ValueError(f"{path}: `{name}` must be written True or False")
+    return value == "True"
 
 
 class Needs(NamedTuple):
-    """What a candidate holds: `CALL_SITE_TEXT` and one of `at_call_sites`, or one of `anywhere`,
-    or `OPENAI_IMPORT_TEXT` and one of `with_openai_import`."""
+    """What a candidate holds: `CALL_SITE_TEXT` and one of `at_call_sites`, or one of `anywhere`
+    or `in_strings`, or `OPENAI_IMPORT_TEXT` and one of `with_openai_import`."""
 
     at_call_sites: Tuple[bytes, ...]  # needs of the enabled rules that act only at call sites
     anywhere: Tuple[bytes, ...]  # needs of the enabled rules that read whole modules
     with_openai_import: Tuple[bytes, ...]  # needs of those that read only modules importing openai
+    in_strings: Tuple[bytes, ...]  # needs of those that read only string literals
 
 
 def needed_texts(selected: Optional[FrozenSet[str]] = None, ignored: FrozenSet[str] = frozenset()) -> Needs:
@@ -130,20 +133,26 @@ def needed_texts(selected: Optional[FrozenSet[str]] = None, ignored: FrozenSet[s
         if rule_id not in ignored and (selected is None or rule_id in selected)
     ]
 
-    def texts(reads_modules: bool, needs_openai_import: bool = False) -> Tuple[bytes, ...]:
+    def texts(reads_modules: bool, needs_openai_import: bool = False, needs_in_strings: bool = False) -> Tuple[bytes, ...]:
+        kind = (reads_modules, needs_openai_import, needs_in_strings)
         found = {
             text.encode("ascii")
             for d in enabled
-            if (d.reads_modules, d.needs_openai_import) == (reads_modules, needs_openai_import)
+            if (d.reads_modules, d.needs_openai_import, d.needs_in_strings) == kind
             for text in d.needs
         }
         return tuple(sorted(found))
 
-    return Needs(at_call_sites=texts(False), anywhere=texts(True), with_openai_import=texts(True, True))
+    return Needs(
+        at_call_sites=texts(False),
+        anywhere=texts(True),
+        with_openai_import=texts(True, needs_openai_import=True),
+        in_strings=texts(True, needs_in_strings=True),
+    )
 
 
 def is_candidate(source: bytes, needs: Needs) -> bool:
-    if any(text in source for text in needs.anywhere):
+    if any(text in source for text in needs.anywhere + needs.in_strings):
         return True
     if OPENAI_IMPORT_TEXT in source and any(text in source for text in needs.with_openai_import):
         return True

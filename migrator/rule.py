@@ -167,6 +167,9 @@ class Rule:
     # Its module hook reports only in modules that import openai: the engine offers it no
     # others, and a file is a candidate for it only if it also holds the text `openai`.
     needs_openai_import: bool = False
+    # Its module hook reports only string literals in code (not docstrings) that hold one of its
+    # needs, in any case: the engine offers it no other modules.
+    needs_in_strings: bool = False
     examples: Sequence[Example] = ()
     # Filled in by the registry from the module: its name and docstring.
     id: str = ""

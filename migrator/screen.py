@@ -9,7 +9,9 @@ first parsed with ``ast`` and passed on only if it holds what the engine offers 
   rules that act at call sites; or
 - an ``import openai`` / ``from openai... import``, for the module rules that read only modules
   importing openai (``Rule.needs_openai_import``); or
-- the text of a module rule that reads every module.
+- a string literal in code (not a docstring) holding the text of a module rule that reads only
+  those (``Rule.needs_in_strings``), in any case; or
+- the text of any other module rule.
 
 These are the engine's own gates (``ModuleAnalysis.call_sites``, ``imports_openai`` and the
 planner), so a file screened out is one LibCST would find nothing in. A file ``ast`` cannot
@@ -57,6 +59,7 @@ def needs_libcst(source: bytes, needs: Needs) -> bool:
     """Could the enabled rules (whose texts are ``needs``) find anything in this candidate?"""
     if any(text in source for text in needs.anywhere):
         return True
+    in_strings = [text.decode("ascii").lower() for text in needs.in_strings if text in source]
     try:
         with warnings.catch_warnings():  # invalid escapes and the like: not this tool's to report
             warnings.simplefilter("ignore")
@@ -65,12 +68,25 @@ def needs_libcst(source: bytes, needs: Needs) -> bool:
         return True  # LibCST says what is wrong with it, or reads what Python's parser cannot
     calls = CALL_SITE_TEXT in source  # (guards act at call sites whatever rules are selected)
     imports = any(text in source for text in needs.with_openai_import)
-    for node in ast.walk(tree):
+    statements = set()  # the ids of strings that are statements (docstrings): not code
+    for node in ast.walk(tree):  # breadth first: a statement comes before its string
         if calls and isinstance(node, ast.Call) and _is_legacy_call(node):
             return True
         if imports and _imports_openai(node):
             return True
+        if in_strings:
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+                statements.add(id(node.value))
+            elif isinstance(node, ast.Constant) and id(node) not in statements and _holds(node.value, in_strings):
+                return True
     return False
+
+
+def _holds(value: object, texts: Sequence[str]) -> bool:
+    """Is ``value`` a string (bytes read as Latin-1) holding one of ``texts``, in any case?"""
+    if isinstance(value, bytes):
+        value = value.decode("latin-1")
+    return isinstance(value, str) and any(text in value.lower() for text in texts)
 
 
 def _is_legacy_call(call: ast.Call) -> bool:

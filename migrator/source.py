@@ -15,9 +15,10 @@ import os
 import stat
 import tokenize
 from pathlib import Path
-from typing import Dict, Optional, Union
+from typing import TYPE_CHECKING, Dict, Optional, Union
 
-PathLike = Union[str, "os.PathLike[str]"]
+if TYPE_CHECKING:  # only an annotation: building the alias costs a noticeable part of start-up
+    PathLike = Union[str, "os.PathLike[str]"]
 
 # Python source encodings must spell ASCII as ASCII (CPython rejects a utf-16 cookie);
 # the diffs and the engine rely on it.

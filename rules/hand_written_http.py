@@ -55,6 +55,7 @@ RULE = Rule(
     title="Hand-written HTTP requests to Chat Completions",
     safety=FixSafety.MANUAL,
     needs=(ENDPOINT,),
+    needs_in_strings=True,
     examples=[
         Example(
             before=(

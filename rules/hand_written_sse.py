@@ -49,6 +49,7 @@ RULE = Rule(
     title="Hand-written Chat Completions stream parsing",
     safety=FixSafety.MANUAL,
     needs=("[DONE]",),
+    needs_in_strings=True,
     examples=[
         Example(
             before=(

@@ -25,9 +25,10 @@ def test_prefilter_reads_the_same_needs_as_the_rules_declare():
     assert declared_needs() == {rule_id: rule.needs for rule_id, rule in all_rules().items()}
 
 
-def test_prefilter_knows_which_rules_read_whole_modules_and_which_only_those_importing_openai():
-    assert {rule_id: (d.reads_modules, d.needs_openai_import) for rule_id, d in declarations().items()} == {
-        rule_id: (bool(rule.module_hooks), rule.needs_openai_import) for rule_id, rule in all_rules().items()
+def test_prefilter_knows_which_rules_read_whole_modules_and_which_parts_of_them():
+    assert {rule_id: d[1:] for rule_id, d in declarations().items()} == {
+        rule_id: (bool(rule.module_hooks), rule.needs_openai_import, rule.needs_in_strings)
+        for rule_id, rule in all_rules().items()
     }
 
 
@@ -64,7 +65,7 @@ def test_prefilter_keeps_every_rule_example_with_a_finding_or_a_change(example, 
 
 
 def test_prefilter_respects_rule_selection():
-    assert needed_texts(selected=frozenset()) == ((), (), ())
+    assert needed_texts(selected=frozenset()) == ((), (), (), ())
     assert b"completions" in needed_texts(selected=frozenset({"chat_completions_create"})).at_call_sites
 
 
@@ -79,6 +80,8 @@ SCREENED_OUT = (
     b'"""Wraps client.chat.completions.create(messages=...)."""\n',
     b"from openai_helpers import ask\nprint(ask().choices[0].message.content)\n",
     b"import other.openai\nfrom .openai import Completion\nprint(Completion.create().choices[0])\n",
+    # The strings hand-written requests and streams are found by, in a docstring and a comment.
+    b'def post():\n    """Posts to /v1/chat/completions and reads up to [DONE]."""\n    # data: [DONE]\n',
 )
 
 
@@ -101,6 +104,8 @@ def test_candidates_without_a_legacy_call_or_an_openai_import_are_not_parsed_wit
         b"from openai.types.chat import ChatCompletion\n",
         b"def f():\n    x = (c.chat).completions.with_raw_response.create()\n",
         b"def f(:\n    client.chat.completions.create()\n",  # Python cannot parse it: LibCST says why
+        b"URL = f'{BASE}/v1/chat/completions'\n",
+        b"if line == b'data: [DONE]': pass\n",
     ],
 )
 def test_the_screen_passes_openai_imports_legacy_calls_and_what_python_cannot_parse(source):
