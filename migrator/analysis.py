@@ -6,29 +6,26 @@ the call sites and result uses found here.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import FrozenSet, Iterator, List, Optional, Set, Tuple, Union
+from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
-import libcst.matchers as m
-from libcst._metadata_dependent import LazyValue
 from libcst.helpers import get_full_name_for_node, parse_template_expression
 from libcst.metadata import (
     Assignment,
     CodeRange,
     ComprehensionScope,
     MetadataWrapper,
-    ParentNodeProvider,
     PositionProvider,
-    QualifiedNameProvider,
     QualifiedNameSource,
     ScopeProvider,
 )
 
 from migrator.model import Options
 from migrator.screen import legacy_method
-from migrator.shapes import STRING_NODES, dict_entries
+from migrator.shapes import STRING_NODES, dict_entries, is_name, string_text, walk
 
 CLIENT_CLASSES: FrozenSet[str] = frozenset(
     f"{module}.{name}"
@@ -40,7 +37,11 @@ CLIENT_COPY_METHODS = frozenset({"with_options", "copy"})
 # Where the SDK keeps the Chat Completions types, and the Chat-only shapes it keeps elsewhere
 # (the nested json_schema response format).
 CHAT_TYPES = "openai.types.chat"
+CHAT_SHARED_MODULES = "openai.types.shared"  # and openai.types.shared_params
 CHAT_SHARED_TYPES = frozenset({"ResponseFormatJSONSchema"})
+
+# A name in code, or in the text of a string annotation.
+IDENTIFIER = re.compile(r"[^\W\d]\w*")
 
 CALL = "()"  # the path segment for calling what the path has reached: ``raw.parse()``
 PathSegment = Union[str, int]
@@ -200,6 +201,15 @@ class ResultTrace:
     co_bound: List[cst.Call] = field(default_factory=list)
 
 
+@dataclass
+class _NodeIndex:
+    """What one walk of a module learns: each node's parent, and the nodes of each type."""
+
+    parents: Dict[cst.CSTNode, cst.CSTNode] = field(default_factory=dict)
+    by_type: Dict[type, List[cst.CSTNode]] = field(default_factory=dict)  # in source order
+    order: Dict[cst.CSTNode, int] = field(default_factory=dict)  # each node's place in source order
+
+
 class ModuleAnalysis:
     """Metadata-backed questions about one module."""
 
@@ -209,44 +219,121 @@ class ModuleAnalysis:
         self.options = options  # the run's options, for hooks whose decision depends on them
 
     # Metadata is computed on first use: a module read only by rules that report outside any
-    # call (``@RULE.module``) often needs no scopes at all.
-    @cached_property
-    def parents(self):
-        return self.wrapper.resolve(ParentNodeProvider)
-
+    # call (``@RULE.module``) often needs no scopes at all, and scopes cost several parses.
     @cached_property
     def positions(self):
         return self.wrapper.resolve(PositionProvider)
 
     @cached_property
-    def qualified_names(self):
-        return self.wrapper.resolve(QualifiedNameProvider)
-
-    @cached_property
     def scopes(self):
         return self.wrapper.resolve(ScopeProvider)
 
+    # One walk of the module answers every question about its nodes: a visitor or a matcher
+    # over the whole module costs as much as parsing it, or three times as much.
+    @property
+    def parents(self) -> Dict[cst.CSTNode, cst.CSTNode]:
+        """The node each node is a child of: what ``ParentNodeProvider`` gives, without another walk."""
+        return self._index.parents
+
+    def nodes_of(self, *kinds: type) -> List[cst.CSTNode]:
+        """The nodes of these types, in source order."""
+        index = self._index
+        found = [node for kind, nodes in index.by_type.items() if issubclass(kind, kinds) for node in nodes]
+        return sorted(found, key=index.order.__getitem__)
+
     @cached_property
+    def _index(self) -> _NodeIndex:
+        index = _NodeIndex()
+        stack: List[cst.CSTNode] = [self.module]
+        while stack:
+            node = stack.pop()
+            index.order[node] = len(index.order)
+            index.by_type.setdefault(type(node), []).append(node)
+            children = node.children
+            for child in children:
+                index.parents[child] = node
+            stack.extend(reversed(children))
+        return index
+
+    @cached_property
+    def _openai_imports(self) -> List[Union[cst.Import, cst.ImportFrom]]:
+        """The imports of openai or of its modules (relative imports are this project's)."""
+        found: List[Union[cst.Import, cst.ImportFrom]] = []
+        for node in self.nodes_of(cst.Import, cst.ImportFrom):
+            if isinstance(node, cst.Import):
+                if any(get_full_name_for_node(alias.name).split(".")[0] == "openai" for alias in node.names):
+                    found.append(node)
+            elif node.module is not None and not node.relative:
+                if get_full_name_for_node(node.module).split(".")[0] == "openai":
+                    found.append(node)
+        return found
+
+    @property
     def imports_openai(self) -> bool:
-        return _imports_openai(self.module)
+        return bool(self._openai_imports)
+
+    @cached_property
+    def _openai_renames(self) -> Optional[List[Tuple[str, str]]]:
+        """``(name, qualified)`` for each name an import of openai binds to something else:
+        ``ct`` to ``openai.types.chat`` (``import openai.types.chat as ct``), ``ChatCompletion``
+        to ``openai.types.chat.ChatCompletion`` (``from openai.types.chat import ...``). None
+        when the module has a class named ``openai``: what it holds is qualified ``openai.NAME``."""
+        if any(node.name.value == "openai" for node in self.nodes_of(cst.ClassDef)):
+            return None
+        renames = []
+        for statement in self._openai_imports:
+            if isinstance(statement, cst.Import):
+                renames += [(alias.evaluated_alias, alias.evaluated_name) for alias in statement.names if alias.evaluated_alias]
+            elif not isinstance(statement.names, cst.ImportStar):
+                module = get_full_name_for_node(statement.module)
+                for alias in statement.names:
+                    renames.append((alias.evaluated_alias or alias.evaluated_name, f"{module}.{alias.evaluated_name}"))
+        return renames
+
+    def may_name(self, node: cst.CSTNode, *prefixes: str) -> bool:
+        """Could ``node`` have a qualified name that starts with one of ``prefixes`` (in openai:
+        ``openai.types.chat.``, say)? A test on the code, which spares resolving scopes for the
+        nodes that cannot. Scopes qualify a name or attribute as the dotted name it spells
+        (``openai.types.chat.X``, a local name, a plain import), or through what an import binds
+        its first name to; any other node (a string annotation) through the names it spells."""
+        renames = self._openai_renames
+        if renames is None:
+            return True
+        dotted = get_full_name_for_node(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
+        if dotted is not None:
+            first = dotted.split(".")[0]
+            renamed = [qualified + dotted[len(first) :] for name, qualified in renames if name == first]
+            return any(spelled.startswith(prefixes) for spelled in [dotted, *renamed])
+        names = {"openai"} | {  # ``openai`` stands for itself (a plain import, or a local name)
+            name
+            for name, qualified in renames
+            if qualified.startswith(prefixes) or any(prefix.startswith(qualified + ".") for prefix in prefixes)
+        }
+        return not names.isdisjoint(IDENTIFIER.findall(self.module.code_for_node(node)))
 
     @cached_property
     def code_strings(self) -> List[Union[cst.SimpleString, cst.FormattedStringText]]:
         """String literals and f-string parts in code, in source order: not comments, not docstrings."""
-        found: List[Union[cst.SimpleString, cst.FormattedStringText]] = []
-        for node in _walk(self.module):
-            is_string = isinstance(node, (cst.SimpleString, cst.FormattedStringText))
-            if is_string and not isinstance(self.parents.get(node), cst.Expr):  # a docstring's parent is an Expr
-                found.append(node)
-        return found
+        return [
+            node
+            for node in self.nodes_of(cst.SimpleString, cst.FormattedStringText)
+            if not isinstance(self.parents.get(node), cst.Expr)  # a docstring's parent is an Expr
+        ]
+
+    def strings_hold(self, texts: Sequence[str]) -> bool:
+        """Does a string literal in code hold one of ``texts``, in any case?"""
+        lowered = [text.lower() for text in texts]
+        return any(text in string_text(node).lower() for node in self.code_strings for text in lowered)
 
     # -- call sites ---------------------------------------------------------------------
 
     def call_sites(self) -> List[CallSite]:
-        finder = _CallFinder()
-        self.module.visit(finder)
         sites = []
-        for call, receiver, resource, wrapper, kind in finder.found:
+        for call in self.nodes_of(cst.Call):
+            shape = legacy_call(call)
+            if shape is None:
+                continue
+            receiver, resource, wrapper, kind = shape
             sites.append(
                 CallSite(
                     call=call,
@@ -272,9 +359,9 @@ class ModuleAnalysis:
     def qualified(self, node: cst.CSTNode, imported_only: bool = False) -> Set[str]:
         """The qualified names ``node`` may stand for; with ``imported_only``, only those it
         takes from an import (``requests.post``), not local ones."""
-        names = self.qualified_names.get(node, ())
-        if isinstance(names, LazyValue):  # the provider computes names on first use
-            names = names()
+        # What QualifiedNameProvider gives, without its walk of the whole module.
+        scope = self.scopes.get(node)
+        names = scope.get_qualified_names_for(node) if scope is not None else ()
         return {q.name for q in names if not imported_only or q.source is QualifiedNameSource.IMPORT}
 
     def is_openai_client(self, expr: cst.BaseExpression, _seen: Optional[Set[int]] = None) -> bool:
@@ -296,7 +383,7 @@ class ModuleAnalysis:
                 and func.attr.value in CLIENT_COPY_METHODS
                 and self.is_openai_client(func.value, seen)
             )
-        if isinstance(expr, cst.Attribute) and m.matches(expr.value, m.Name("self")):
+        if isinstance(expr, cst.Attribute) and is_name(expr.value, "self"):
             return self._self_attribute_is_client(expr, seen)
         return False
 
@@ -358,16 +445,22 @@ class ModuleAnalysis:
             return []
         bindings: List[Tuple[Optional[cst.BaseExpression], Optional[cst.Annotation]]] = []
         attribute = expr.attr.value
-        for node in _walk(cls.body):
-            if isinstance(node, cst.AssignTarget) and m.matches(
-                node.target, m.Attribute(value=m.Name("self"), attr=m.Name(attribute))
+        for node in self.nodes_of(cst.AssignTarget, cst.AnnAssign):
+            if isinstance(node, cst.AssignTarget) and _is_self_attribute(node.target, attribute):
+                if self._within(node, cls.body):
+                    bindings.append((self.parents[node].value, None))
+            elif isinstance(node, cst.AnnAssign) and (
+                is_name(node.target, attribute) or _is_self_attribute(node.target, attribute)
             ):
-                bindings.append((self.parents[node].value, None))
-            elif isinstance(node, cst.AnnAssign) and m.matches(
-                node.target, m.Name(attribute) | m.Attribute(value=m.Name("self"), attr=m.Name(attribute))
-            ):
-                bindings.append((node.value, node.annotation))
+                if self._within(node, cls.body):
+                    bindings.append((node.value, node.annotation))
         return bindings
+
+    def _within(self, node: cst.CSTNode, ancestor: cst.CSTNode) -> bool:
+        """Is ``node`` ``ancestor`` or a part of it?"""
+        while node is not None and node is not ancestor:
+            node = self.parents.get(node)
+        return node is not None
 
     def bound_values(self, expr: cst.BaseExpression, _seen: Optional[Set[int]] = None) -> List[cst.CSTNode]:
         """What ``expr`` may hold, followed through the names and ``self.`` attributes bound to
@@ -382,7 +475,7 @@ class ModuleAnalysis:
             scope = self.scopes.get(expr)
             bindings = scope[expr.value] if scope is not None else ()
             values = [self._bound_value(b) for b in bindings if getattr(b, "node", None) is not None]  # not builtins
-        elif isinstance(expr, cst.Attribute) and m.matches(expr.value, m.Name("self")):
+        elif isinstance(expr, cst.Attribute) and is_name(expr.value, "self"):
             values = [(value, True) for value, _ in self._self_attribute_bindings(expr) if value is not None]
         else:
             return [expr]
@@ -412,11 +505,13 @@ class ModuleAnalysis:
         ``chat.ChatCompletion``, the string annotation ``"ChatCompletion"``), if it names one."""
         if not isinstance(node, (cst.Name, cst.Attribute, *STRING_NODES)):
             return None
+        if not self.may_name(node, CHAT_TYPES + ".", CHAT_SHARED_MODULES):
+            return None
         for qualified in self.qualified(node):
             module, _, name = qualified.rpartition(".")
             if module == CHAT_TYPES or module.startswith(CHAT_TYPES + "."):
                 return name
-            if module.startswith("openai.types.shared") and name in CHAT_SHARED_TYPES:
+            if module.startswith(CHAT_SHARED_MODULES) and name in CHAT_SHARED_TYPES:
                 return name
         return None
 
@@ -658,12 +753,12 @@ class ModuleAnalysis:
         name = node.attr.value
         bindings: List[Union[cst.Assign, cst.AnnAssign]] = []
         reads: List[cst.CSTNode] = []
-        for candidate in _walk(self.module):
+        for candidate in self.nodes_of(cst.Attribute, cst.ClassDef):
             if isinstance(candidate, cst.Attribute) and candidate.attr.value == name:
                 binding = self._binding_statement(candidate)
                 if binding is None:
                     reads.append(candidate)
-                elif self.enclosing(candidate, cst.ClassDef) is cls and m.matches(candidate.value, m.Name("self")):
+                elif self.enclosing(candidate, cst.ClassDef) is cls and is_name(candidate.value, "self"):
                     bindings.append(binding)
                 else:
                     return None  # bound elsewhere, or other than by a plain assignment
@@ -681,7 +776,7 @@ class ModuleAnalysis:
 
     def _class_named_by(self, node: cst.BaseExpression) -> Optional[cst.ClassDef]:
         """The class ``self`` / ``cls`` stands for inside its methods, or a module-level class by name."""
-        if m.matches(node, m.Name("self") | m.Name("cls")):
+        if is_name(node, "self", "cls"):
             cls = self.enclosing(node, cst.ClassDef)
             return cls if isinstance(cls, cst.ClassDef) else None
         if isinstance(node, cst.Name):
@@ -724,7 +819,7 @@ class ModuleAnalysis:
 
     @cached_property
     def _has_star_import(self) -> bool:
-        return any(isinstance(node, cst.ImportFrom) and isinstance(node.names, cst.ImportStar) for node in _walk(self.module))
+        return any(isinstance(node.names, cst.ImportStar) for node in self.nodes_of(cst.ImportFrom))
 
     def annotations_of(self, name: cst.Name) -> List[cst.Annotation]:
         """The annotations declaring the type of what ``name`` reads: on its assignments or parameter."""
@@ -785,7 +880,7 @@ class ModuleAnalysis:
         if not isinstance(parent, cst.AssignTarget):
             return False
         value = self.parents[parent].value
-        return m.matches(value, m.Name("None")) or self.co_bound_call(value) is not None
+        return is_name(value, "None") or self.co_bound_call(value) is not None
 
     def _assigned_call(self, assignment) -> Optional[cst.Call]:
         parent = self.parents.get(getattr(assignment, "node", None))
@@ -810,7 +905,7 @@ class ModuleAnalysis:
         if function.decorators:
             trace.escapes.append(Escape(f"it is returned from `{name}`, whose decorators may change it", self.positions[statement]))
             return
-        if any(isinstance(n, (cst.Yield,)) for n in _walk(function.body)):
+        if any(self._within(n, function.body) for n in self.nodes_of(cst.Yield)):
             trace.escapes.append(Escape(f"it is returned from the generator `{name}`", self.positions[statement]))
             return
         callers = self._callers(function)
@@ -846,14 +941,14 @@ class ModuleAnalysis:
         """Calls ``self.name(...)`` inside the class, ``obj.name(...)`` on instances made in
         this module; any other ``.name`` in the module makes the method untraceable."""
         callers = []
-        for node in _walk(self.module):
-            if not (isinstance(node, cst.Attribute) and node.attr.value == name):
+        for node in self.nodes_of(cst.Attribute):
+            if node.attr.value != name:
                 continue
             call = self.parents.get(node)
             if not (isinstance(call, cst.Call) and call.func is node):
                 return None
             receiver = node.value
-            inside = self.enclosing(node, cst.ClassDef) is cls and m.matches(receiver, m.Name("self"))
+            inside = self.enclosing(node, cst.ClassDef) is cls and is_name(receiver, "self")
             if not (inside or self._is_instance_of(receiver, cls)):
                 return None
             callers.append(call)
@@ -861,7 +956,7 @@ class ModuleAnalysis:
 
     def _is_instance_of(self, expr: cst.BaseExpression, cls: cst.ClassDef) -> bool:
         if isinstance(expr, cst.Call):
-            return m.matches(expr.func, m.Name(cls.name.value))
+            return is_name(expr.func, cls.name.value)
         if not isinstance(expr, cst.Name):
             return False
         scope = self.scopes.get(expr)
@@ -955,7 +1050,7 @@ def constant_index(subscript: cst.Subscript) -> Optional[PathSegment]:
 def _is_plain_line(line: Optional[cst.CSTNode]) -> bool:
     """A line holding one statement and no comment (above it, after it, or inside it between
     brackets): it can go, or be relied on, as a whole."""
-    return isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and not m.findall(line, m.Comment())
+    return isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and not any(isinstance(node, cst.Comment) for node in walk(line))
 
 
 def _runs_on(line: cst.CSTNode) -> bool:
@@ -967,26 +1062,7 @@ def _runs_on(line: cst.CSTNode) -> bool:
 
 def _binds_name(statement: Union[cst.Assign, cst.AnnAssign, cst.AugAssign], name: str) -> bool:
     targets = [t.target for t in statement.targets] if isinstance(statement, cst.Assign) else [statement.target]
-    return any(m.matches(target, m.Name(name)) for target in targets)
-
-
-def _walk(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(reversed(node.children))
-
-
-def _imports_openai(module: cst.Module) -> bool:
-    for node in _walk(module):
-        if isinstance(node, cst.Import):
-            if any(get_full_name_for_node(alias.name).split(".")[0] == "openai" for alias in node.names):
-                return True
-        elif isinstance(node, cst.ImportFrom) and node.module is not None and not node.relative:
-            if get_full_name_for_node(node.module).split(".")[0] == "openai":
-                return True
-    return False
+    return any(is_name(target, name) for target in targets)
 
 
 def legacy_call(node: cst.Call) -> Optional[Tuple[cst.BaseExpression, Tuple[str, ...], Optional[str], str]]:
@@ -1003,21 +1079,14 @@ def legacy_call(node: cst.Call) -> Optional[Tuple[cst.BaseExpression, Tuple[str,
     return _receiver(node.func, depth), resource, wrapper, kind
 
 
-class _CallFinder(cst.CSTVisitor):
-    """Collects calls whose method path ends in a legacy resource and method."""
-
-    def __init__(self) -> None:
-        self.found: List[Tuple[cst.Call, cst.BaseExpression, Tuple[str, ...], Optional[str], str]] = []
-
-    def visit_Call(self, node: cst.Call) -> None:
-        shape = legacy_call(node)
-        if shape is not None:
-            self.found.append((node, *shape))
-
-
 def _receiver(func: cst.BaseExpression, depth: int) -> cst.BaseExpression:
     """The expression ``depth`` attribute accesses below ``func``."""
     for _ in range(depth):
         assert isinstance(func, cst.Attribute)
         func = func.value
     return func
+
+
+def _is_self_attribute(node: cst.BaseExpression, attribute: str) -> bool:
+    """``self.<attribute>``."""
+    return isinstance(node, cst.Attribute) and is_name(node.value, "self") and node.attr.value == attribute

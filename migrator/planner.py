@@ -75,7 +75,7 @@ def plan_module(analysis: ModuleAnalysis, options: Options) -> ModulePlan:
     call_rules = {kind: rule for rule in rules.values() for kind in rule.calls}
     plans: List[SitePlan] = []
     findings: List[Finding] = []
-    suppressions = Suppressions.of(analysis.module, analysis.positions)
+    suppressions = Suppressions.of(analysis.nodes_of(cst.Comment), lambda comment: analysis.positions[comment].start.line)
     for site in analysis.call_sites():
         rule = call_rules.get(site.kind)
         if rule is None:
@@ -139,6 +139,8 @@ def _module_findings(
     findings = []
     for rule in rules.values():
         if rule.needs_openai_import and not analysis.imports_openai:
+            continue
+        if rule.needs_in_strings and not analysis.strings_hold(rule.needs):
             continue
         for hook in rule.module_hooks:
             for report in hook(analysis):

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Iterator, List, Mapping, Optional
+from typing import Callable, Dict, FrozenSet, Iterable, Mapping, Optional
 
 import libcst as cst
-from libcst.metadata import CodeRange
 
 # `ignore` alone, or followed by a bracketed list of rule ids; not `ignored`, `ignore-me`...
 DIRECTIVE = re.compile(r"#\s*migrator:\s*ignore(?:\[(?P<rules>[^\]]*)\]|(?![\w\[-]))")
@@ -56,19 +55,12 @@ class Suppressions:
         return directive is not None and directive.covers(rule)
 
     @classmethod
-    def of(cls, module: cst.Module, positions: Mapping[cst.CSTNode, CodeRange]) -> "Suppressions":
+    def of(cls, comments: Iterable[cst.Comment], line_of: Callable[[cst.Comment], int]) -> "Suppressions":
+        """The directives of a module's ``comments``. ``line_of`` is asked only about the comments
+        that hold one: a module without any needs no positions."""
         lines: Dict[int, Directive] = {}
-        for comment in _comments(module):
+        for comment in comments:
             directive = directive_of(comment.value)
             if directive is not None:
-                lines[positions[comment].start.line] = directive  # one comment per line
+                lines[line_of(comment)] = directive  # one comment per line
         return cls(lines)
-
-
-def _comments(module: cst.Module) -> Iterator[cst.Comment]:
-    stack: List[cst.CSTNode] = [module]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.Comment):
-            yield node
-        stack.extend(node.children)

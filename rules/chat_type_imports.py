@@ -39,7 +39,6 @@ comments and other libraries' `ChatCompletion` never match.
 from typing import List, Tuple
 
 import libcst as cst
-import libcst.matchers as m
 from libcst.helpers import get_full_name_for_node
 
 from migrator.analysis import CHAT_TYPES
@@ -73,11 +72,9 @@ RULE = Rule(
 
 @RULE.module
 def chat_types(analysis) -> List[Report]:
-    imported = _imports(analysis.module)
-    if not imported and not analysis.imports_openai:
-        return []  # no annotation can name a Chat type either
+    imported = _imports(analysis)
     reports = [_import_report(alias, module, analysis) for alias, module in imported]
-    for annotation in m.findall(analysis.module, m.Annotation()):
+    for annotation in analysis.nodes_of(cst.Annotation):
         assert isinstance(annotation, cst.Annotation)
         names = [name for _, name in analysis.chat_type_references(annotation.annotation)]
         if names:
@@ -85,10 +82,10 @@ def chat_types(analysis) -> List[Report]:
     return reports
 
 
-def _imports(module: cst.Module) -> List[Tuple[cst.ImportAlias, str]]:
+def _imports(analysis) -> List[Tuple[cst.ImportAlias, str]]:
     """Each imported name that is a Chat type or the Chat types module, with the module it comes from."""
     found = []
-    for node in m.findall(module, m.Import() | m.ImportFrom()):
+    for node in analysis.nodes_of(cst.Import, cst.ImportFrom):
         if isinstance(node, cst.ImportFrom):
             if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
                 continue

@@ -39,7 +39,6 @@ from typing import Iterable, List, Optional
 from urllib.parse import urlsplit
 
 import libcst as cst
-import libcst.matchers as m
 
 from migrator.analysis import CLIENT_CLASSES, CLIENT_COPY_METHODS
 from migrator.model import FixSafety
@@ -56,9 +55,9 @@ OPENAI_HOSTS = (
 ENVIRONMENT_VARIABLE = "OPENAI_BASE_URL"
 # Azure clients talk to Azure, which serves the Responses API.
 OPENAI_CLIENTS = frozenset(name for name in CLIENT_CLASSES if "Azure" not in name)
+MODULE_BASE_URL = "openai.base_url"  # where the `openai` module's own client takes its URL
 # Arguments that choose an endpoint the SDK knows: a regional OpenAI one, or a provider's.
 ENDPOINT_CHOICES = ("data_residency", "provider")
-BASE_URL_ASSIGNMENT = m.Assign(targets=[m.AtLeastN(m.AssignTarget(m.Attribute(attr=m.Name("base_url"))), n=1)])
 CONSEQUENCE = (
     "migrated calls would go to `/v1/responses`, which many OpenAI-compatible servers (vLLM, Ollama,"
     ' llama.cpp, LM Studio, gateways) do not implement: they answer 404, 405, 502 or "Unexpected endpoint'
@@ -142,13 +141,16 @@ def _client_configurations(analysis) -> Iterable[cst.CSTNode]:
     ``base_url``, or any when it reads the environment variable), the copies it makes with
     another ``base_url``, and ``openai.base_url = ...``."""
     every_client = _environment_server(analysis) is not None
-    for node in m.findall(analysis.module, m.Call() | BASE_URL_ASSIGNMENT):
+    for node in analysis.nodes_of(cst.Call, cst.Assign):
         if isinstance(node, cst.Assign):
-            if any(analysis.qualified(target.target) & {"openai.base_url"} for target in node.targets):
+            if any(_is_base_url(target.target) for target in node.targets) and any(
+                analysis.may_name(target.target, MODULE_BASE_URL) and MODULE_BASE_URL in analysis.qualified(target.target)
+                for target in node.targets
+            ):
                 yield node
         elif not (every_client or _argument(node, "base_url") is not None):
             continue  # no name lookups for the calls that cannot configure a server
-        elif analysis.qualified(node.func) & OPENAI_CLIENTS:
+        elif analysis.may_name(node.func, *OPENAI_CLIENTS) and analysis.qualified(node.func) & OPENAI_CLIENTS:
             yield node
         elif _is_copy(node) and _argument(node, "base_url") is not None and analysis.is_openai_client(node.func.value):
             yield node
@@ -211,6 +213,11 @@ def _environment_server(analysis) -> Optional[str]:
 
 def _is_openai_host(host: str, configured: Iterable[str]) -> bool:
     return any(fnmatch.fnmatchcase(host.lower(), pattern.lower()) for pattern in (*OPENAI_HOSTS, *configured))
+
+
+def _is_base_url(target: cst.BaseExpression) -> bool:
+    """``<anything>.base_url``."""
+    return isinstance(target, cst.Attribute) and target.attr.value == "base_url"
 
 
 def _is_copy(call: cst.Call) -> bool:

@@ -37,7 +37,6 @@ strings, comments and other libraries' `ChatCompletion` classes never match.
 from typing import List
 
 import libcst as cst
-import libcst.matchers as m
 
 from migrator.model import FixSafety
 from migrator.rule import Example, Report, Rule
@@ -45,6 +44,7 @@ from migrator.rule import Example, Report, Rule
 # openai<1.0's classes, and the 1.0+ resource the same call is made on.
 V0_RESOURCES = {"ChatCompletion": "chat.completions", "Completion": "completions"}
 V0_METHODS = ("create", "acreate")
+V0_NAMES = tuple(f"openai.{cls}.{method}" for cls in V0_RESOURCES for method in V0_METHODS)
 
 RULE = Rule(
     title="openai<1.0 module API calls",
@@ -74,12 +74,14 @@ RULE = Rule(
 @RULE.module
 def v0_calls(analysis) -> List[Report]:
     reports = []
-    candidates = m.findall(analysis.module, m.Call(func=m.Attribute(attr=m.OneOf(*map(m.Name, V0_METHODS)))))
-    for call in candidates:
-        assert isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
+    for call in analysis.nodes_of(cst.Call):
+        if not (isinstance(call.func, cst.Attribute) and call.func.attr.value in V0_METHODS):
+            continue
         owner = call.func.value
         if not (isinstance(owner, cst.Name) or (isinstance(owner, cst.Attribute) and owner.attr.value in V0_RESOURCES)):
             continue  # `client.embeddings.create(...)`: not a class of the openai module (a name may be an alias)
+        if not analysis.may_name(call.func, *V0_NAMES):
+            continue  # no name lookups for the calls that cannot be one
         for name in analysis.qualified(call.func, imported_only=True):
             package, _, rest = name.partition(".")
             cls, _, method = rest.partition(".")

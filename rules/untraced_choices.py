@@ -38,16 +38,14 @@ reported here (the call's own finding covers them), nor are reads in modules tha
 from typing import List, Set
 
 import libcst as cst
-import libcst.matchers as m
 
 from migrator.analysis import legacy_call
 from migrator.model import Confidence, FixSafety
 from migrator.rule import Example, Report, Rule
-from migrator.shapes import one_line
+from migrator.shapes import is_name, one_line, walk
 
 # Packages whose names in an annotation say nothing about where the value comes from.
 TYPING_PACKAGES = frozenset({"typing", "typing_extensions", "collections"})
-CHOICES_READ = m.Subscript(value=m.Attribute(attr=m.Name("choices")), slice=[m.SubscriptElement(m.Index(m.Integer()))])
 
 RULE = Rule(
     title="`choices` read on a value not traced to a call",
@@ -77,15 +75,15 @@ RULE = Rule(
 
 @RULE.module
 def untraced_reads(analysis) -> List[Report]:
-    reads = m.findall(analysis.module, CHOICES_READ)
-    if not reads or not analysis.imports_openai:
+    reads = [node for node in analysis.nodes_of(cst.Subscript) if _is_choices_read(node)]
+    if not reads:
         return []
     traced = _traced_reads(analysis)
     reports = []
     for read in reads:
         assert isinstance(read, cst.Subscript) and isinstance(read.value, cst.Attribute)
         value = read.value.value
-        if read in traced or m.matches(value, m.Name("self") | m.Name("cls")):
+        if read in traced or is_name(value, "self", "cls"):
             continue
         if _comes_from_a_legacy_call(value, analysis, set()) or _from_another_library(value, analysis):
             continue
@@ -111,7 +109,7 @@ def _traced_reads(analysis) -> Set[cst.CSTNode]:
             if use.path[:2] == ("get_final_completion", "()"):  # what a `.stream()` helper ends with
                 traced.update(node for final in analysis.trace_result(use.chain[1]).uses for node in final.chain)
         for line in trace.aliases:  # ``message = resp.choices[0].message``, read through ``message``
-            traced.update(m.findall(line, CHOICES_READ))
+            traced.update(node for node in walk(line) if _is_choices_read(node))
     return traced
 
 
@@ -155,7 +153,7 @@ def _from_another_library(value: cst.BaseExpression, analysis) -> bool:
         if isinstance(made, cst.Call):
             packages = _packages(made.func, analysis)
         elif isinstance(made, cst.Param) and made.annotation is not None:
-            named = m.findall(made.annotation, m.Name() | m.Attribute())
+            named = [node for node in walk(made.annotation) if isinstance(node, (cst.Name, cst.Attribute))]
             packages = {package for node in named for package in _packages(node, analysis)} - TYPING_PACKAGES
         else:
             continue
@@ -167,3 +165,11 @@ def _from_another_library(value: cst.BaseExpression, analysis) -> bool:
 def _packages(node: cst.CSTNode, analysis) -> Set[str]:
     """The top-level packages ``node`` is imported from (not this project's relative imports)."""
     return {name.split(".")[0] for name in analysis.qualified(node, imported_only=True) if not name.startswith(".")}
+
+
+def _is_choices_read(node: cst.CSTNode) -> bool:
+    """``<value>.choices[<integer>]``."""
+    if not (isinstance(node, cst.Subscript) and isinstance(node.value, cst.Attribute) and len(node.slice) == 1):
+        return False
+    index = node.slice[0].slice
+    return node.value.attr.value == "choices" and isinstance(index, cst.Index) and isinstance(index.value, cst.Integer)

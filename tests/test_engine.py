@@ -112,6 +112,16 @@ def test_the_screen_passes_openai_imports_legacy_calls_and_what_python_cannot_pa
     assert needs_libcst(source, needed_texts())
 
 
+def test_a_migration_that_changes_no_import_leaves_libcst_matchers_unloaded():
+    # They cost more to load than LibCST itself, in every process that parses a candidate.
+    program = (
+        "import sys\nfrom migrator.engine import transform_source\n"
+        f"assert transform_source({CALL!r}).changed\n"
+        "assert 'libcst.matchers' not in sys.modules, 'matchers imported'\n"
+    )
+    subprocess.run([sys.executable, "-c", program], cwd=ROOT, check=True)
+
+
 def test_bad_files_are_reported_and_the_run_goes_on(tmp_path):
     (tmp_path / "a_syntax.py").write_text("def f(:\n    client.chat.completions.create()\n")
     (tmp_path / "b_encoding.py").write_bytes(b"x = '\xff\xfe completions'\n")
