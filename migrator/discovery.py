@@ -214,6 +214,9 @@ class _IgnoreFile(NamedTuple):
 
     base: str  # absolute directory, without a trailing separator
     patterns: Tuple[IgnorePattern, ...]
+    # Matches (at least) every path, relative to `base`, that one of the patterns matches: most
+    # paths match none, which one regular expression tells faster than each pattern in turn.
+    any_pattern: re.Pattern[str]
 
     def relative(self, abs_path: str) -> str:
         """`abs_path` (a descendant of `base`) relative to `base`, `/`-separated."""
@@ -234,6 +237,8 @@ def _is_ignored(ignore_files: Sequence[_IgnoreFile], abs_path: str, is_dir: bool
     ignored = False
     for ignore_file in ignore_files:
         relpath = ignore_file.relative(abs_path)
+        if ignore_file.any_pattern.fullmatch(relpath) is None:
+            continue
         for pattern in ignore_file.patterns:
             if pattern.matches(relpath, is_dir):
                 ignored = not pattern.negated
@@ -250,7 +255,12 @@ def _read_ignore_file(file: str, base: str) -> Optional[_IgnoreFile]:
     # Git treats patterns as bytes; surrogateescape keeps them comparable with
     # the str file names os.scandir gives for undecodable bytes.
     patterns = tuple(parse_gitignore(data.decode("utf-8", "surrogateescape")))
-    return _IgnoreFile(base=base, patterns=patterns) if patterns else None
+    if not patterns:
+        return None
+    # A pattern without a slash matches the last part of the path: whatever comes before it.
+    alternatives = (p.regex.pattern if p.anchored else f"(?:.*/)?(?:{p.regex.pattern})" for p in patterns)
+    any_pattern = re.compile("|".join(f"(?:{alternative})" for alternative in alternatives), re.DOTALL)
+    return _IgnoreFile(base=base, patterns=patterns, any_pattern=any_pattern)
 
 
 def _repository_root(directory: str) -> Optional[str]:
@@ -428,6 +438,8 @@ class _Walker:
 
     def _is_excluded(self, abs_path: str) -> bool:
         """Whether an --exclude glob matches the path (relative to the cwd) or its basename."""
+        if not self.exclude:
+            return False
         shown = abs_path[len(self.cwd_prefix) :] if abs_path.startswith(self.cwd_prefix) else abs_path
         shown = shown.replace(os.sep, "/")
         name = os.path.basename(abs_path)
