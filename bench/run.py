@@ -16,7 +16,8 @@ call Chat Completions), downloaded once with `pip download --no-deps` into bench
   "import libcst"` and `migrator check` on one small candidate file (median of several runs).
 
 It prints ratios to those baselines, files and lines per second, peak memory (the largest
-resident set of the process and its workers, from `getrusage`) and candidate counts, as a
+resident set of the process and its workers, from `getrusage`) and candidate counts (what the
+prefilter lets through, and what the screen passes on to LibCST), as a
 Markdown table for README.md. Timings are wall-clock seconds of one run on this machine; only
 the ratios travel. `--small` uses six of the packages (a tree a fifth the size) for a loaded
 machine; `--skip-parse` leaves out the LibCST baseline (minutes on a large tree).

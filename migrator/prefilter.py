@@ -5,8 +5,9 @@ rules act only at legacy call sites, and every legacy call goes through a ``comp
 attribute, so a file is a candidate for them only if it holds ``completions`` as well: a need
 such as ``function`` or ``stream``, true of half of any tree, does not make the file worth
 parsing unless a call is possible. Rules with an ``@RULE.module`` hook read whole modules, so
-their needs alone make a candidate; or, for a rule that reports only in modules importing
-openai (``needs_openai_import``), their needs and the text ``openai``.
+their needs alone make a candidate (those that read only string literals, ``needs_in_strings``,
+are told apart later, by ``migrator.screen``); or, for a rule that reports only in modules
+importing openai (``needs_openai_import``), their needs and the text ``openai``.
 
 The declarations are read from the rule files' text rather than by importing the rules, so a
 run over files that mention none of them never imports LibCST; and they are read with regular
