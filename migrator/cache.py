@@ -93,11 +93,9 @@ class Cache:
         if self._idle is None:
             try:
                 loaded = json.loads(self._idle_index().read_bytes())
-                valid = isinstance(loaded, dict) and all(
-                    isinstance(value, list) and len(value) == len(FINGERPRINT) and all(type(n) is int for n in value)
-                    for value in loaded.values()
-                )
-                self._idle = loaded if valid else {}
+                # An entry is only ever compared with a fingerprint: one that is not a list of
+                # the same numbers (corrupt, edited, from another format) is never trusted.
+                self._idle = loaded if isinstance(loaded, dict) else {}
             except (OSError, ValueError):
                 self._idle = {}  # missing or corrupt: as good as empty
         return self._idle

@@ -238,10 +238,13 @@ def test_what_is_idle_is_remembered_per_configuration(idle_tree: Path, monkeypat
     assert reads(idle_tree, Options(), monkeypatch) == ["call.py"]
 
 
-def test_a_corrupt_index_of_idle_files_is_ignored(idle_tree: Path, monkeypatch) -> None:
+@pytest.mark.parametrize("entry", ["[1, 2]", '"idle"', "null", "[" + "0, " * 4 + "0]"])
+def test_a_corrupt_index_of_idle_files_is_ignored(idle_tree: Path, monkeypatch, entry: str) -> None:
     reads(idle_tree, Options(), monkeypatch)
     [index] = (idle_tree.parent / "cache").glob("v*/idle/*.json")
-    index.write_text('{"' + str(idle_tree / "plain.py") + '": [1, 2]}')
+    index.write_text('{"' + str(idle_tree / "plain.py") + '": ' + entry + ', "' + str(idle_tree / "quiet.py") + '": []}')
+    assert reads(idle_tree, Options(), monkeypatch) == ["call.py", "plain.py", "quiet.py"]
+    index.write_text("[1, 2, 3]")  # not an index at all
     assert reads(idle_tree, Options(), monkeypatch) == ["call.py", "plain.py", "quiet.py"]
     assert reads(idle_tree, Options(), monkeypatch) == ["call.py"]
 
