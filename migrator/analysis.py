@@ -1050,7 +1050,9 @@ def constant_index(subscript: cst.Subscript) -> Optional[PathSegment]:
 def _is_plain_line(line: Optional[cst.CSTNode]) -> bool:
     """A line holding one statement and no comment (above it, after it, or inside it between
     brackets): it can go, or be relied on, as a whole."""
-    return isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and not any(isinstance(node, cst.Comment) for node in walk(line))
+    if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):
+        return False
+    return not any(isinstance(node, cst.Comment) for node in walk(line))
 
 
 def _runs_on(line: cst.CSTNode) -> bool:
