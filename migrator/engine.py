@@ -32,10 +32,13 @@ if TYPE_CHECKING:
 
 # Below this many files, a run is too small for worker processes to pay off.
 PARALLEL_THRESHOLD = 8
-# How many files a parallel run may start, per worker, ahead of the one whose result is due:
-# enough to keep the workers busy behind a slow file, few enough to hold only a bounded
-# number of sources whatever the size of the tree.
-WINDOW_PER_WORKER = 16
+# How many candidates a parallel run may hand each worker ahead of the file whose result is
+# due: enough to keep the workers busy behind a slow file.
+CANDIDATES_PER_WORKER = 8
+# How many files' results (each with its source) may wait behind that file: in a tree where one
+# file in twenty-five is a candidate, a window counted in files would leave a worker idle, and
+# one counted in candidates alone would hold every source in a long run of non-candidates.
+WAITING_FILES = 256
 NOTEBOOK_SUFFIX = ".ipynb"
 
 
@@ -175,9 +178,9 @@ def _results(
         # The pool starts a worker process only when a candidate is submitted to it.
         with ProcessPoolExecutor(max_workers=workers) as pool:
             pipeline = _Pipeline(options, needs, cache, pool.submit)
-            yield from _in_order(files, pipeline, window=WINDOW_PER_WORKER * workers)
+            yield from _in_order(files, pipeline, candidates=CANDIDATES_PER_WORKER * workers, waiting=WAITING_FILES)
     else:
-        yield from _in_order(files, _Pipeline(options, needs, cache, _now), window=1)
+        yield from _in_order(files, _Pipeline(options, needs, cache, _now), candidates=1, waiting=1)
     if cache:
         cache.save()
 
@@ -187,13 +190,21 @@ def _now(function: Callable[..., FileResult], *args: object) -> FileResult:
     return function(*args)
 
 
-def _in_order(files: List[Union[Path, DiscoveryError]], pipeline: _Pipeline, window: int) -> Iterator[FileResult]:
-    """Each file's result in order, starting up to `window` files ahead of the one awaited."""
+def _in_order(
+    files: List[Union[Path, DiscoveryError]], pipeline: _Pipeline, candidates: int, waiting: int
+) -> Iterator[FileResult]:
+    """Each file's result in order, starting files ahead of the one awaited while fewer than
+    `candidates` transformations and `waiting` files in all are pending."""
     pending: Deque[Union[FileResult, _Transforming]] = deque()
+    transforming = 0
     for item in files:
-        pending.append(pipeline.start(item))
-        while pending and (len(pending) >= window or _is_finished(pending[0])):
-            yield pipeline.finish(pending.popleft())
+        entry = pipeline.start(item)
+        pending.append(entry)
+        transforming += isinstance(entry, _Transforming)
+        while pending and (transforming >= candidates or len(pending) >= waiting or _is_finished(pending[0])):
+            head = pending.popleft()
+            transforming -= isinstance(head, _Transforming)
+            yield pipeline.finish(head)
     while pending:
         yield pipeline.finish(pending.popleft())
 

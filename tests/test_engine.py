@@ -170,6 +170,33 @@ def test_a_run_holds_a_bounded_number_of_sources_whatever_the_number_of_files(tm
     assert large - small < 50 * len(source), (small, large)  # holding them all would add 180 sources
 
 
+def test_a_slow_candidate_does_not_keep_the_next_candidates_from_starting():
+    """In a tree where candidates are rare, the files waiting behind a slow one must not use up
+    the window: the other workers would stand idle."""
+    from concurrent.futures import Future
+
+    from migrator import engine
+
+    started = []
+
+    class Pipeline:
+        def start(self, path):
+            if not path.name.startswith("candidate"):
+                return engine.FileResult(path=path, result=engine.SourceResult(source=b"", output=b""))
+            started.append(path)
+            return engine._Transforming(path, b"", None, Future())  # never done: a slow file
+
+        def finish(self, entry):
+            raise AssertionError(f"waited for {entry.path} after starting {len(started)} candidates")
+
+    files = [Path(f"{kind}{index}.py") for index in range(20) for kind in ["candidate"] + ["plain"] * 20]
+    with pytest.raises(AssertionError, match="waited for candidate0.py after starting 8 candidates"):
+        list(engine._in_order(files, Pipeline(), candidates=8, waiting=256))
+    started.clear()
+    with pytest.raises(AssertionError, match="waited for candidate0.py after starting 3 candidates"):
+        list(engine._in_order(files, Pipeline(), candidates=8, waiting=50))  # the bound on sources held
+
+
 def test_run_knows_how_many_results_there_will_be_before_reading_any_file(tmp_path):
     for name in ("a.py", "b.py", "c.py"):
         (tmp_path / name).write_bytes(CALL)
