@@ -207,8 +207,7 @@ def _plan_site(site: CallSite, rule: Rule, rules: Dict[str, Rule], analysis: Mod
 
 
 def _plan_arguments(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnalysis) -> None:
-    owners = {name: rule for rule in rules.values() for name, _ in rule.parameters.items()}
-    every_owner = {name: rule for rule in all_rules().values() for name in rule.parameters}
+    owners = {name: rule for rule in rules.values() for name in rule.parameters}
     for arg in plan.site.call.args:
         position = analysis.positions[arg]
         plan.arguments.append(ArgumentPlan())
@@ -228,11 +227,7 @@ def _plan_arguments(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnal
         name = arg.keyword.value
         owner = owners.get(name)
         if owner is None:
-            if name in every_owner:
-                reason = f"`{name}=` is migrated by rule `{every_owner[name].id}`, which is not selected"
-            else:
-                reason = f"the tool has no mapping for `{name}=`"
-            plan.blockers.append(Blocker(plan.rule, reason, position))
+            plan.blockers.append(Blocker(plan.rule, _unmapped(name, f"`{name}=`"), position))
             continue
         hook = owner.parameters[name]
         outcome = hook(name, arg.value, plan.site)
@@ -242,6 +237,14 @@ def _plan_arguments(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnal
         rewrite = outcome.unsafe if isinstance(outcome, Block) else outcome
         if rewrite is not None:
             plan.shared_rewrites.extend((owner.id, edit) for edit in rewrite.elsewhere)
+
+
+def _unmapped(name: str, spelled: str) -> str:
+    """Why the parameter ``name`` (passed as ``spelled`` says) keeps its call as it is."""
+    owner = next((rule for rule in all_rules().values() if name in rule.parameters), None)
+    if owner is not None:
+        return f"{spelled} is migrated by rule `{owner.id}`, which is not selected"
+    return f"the tool has no mapping for {spelled}"
 
 
 def _plan_unpacked_dict(plan: SitePlan, owners: Dict[str, Rule], analysis: ModuleAnalysis) -> None:
@@ -254,7 +257,7 @@ def _plan_unpacked_dict(plan: SitePlan, owners: Dict[str, Rule], analysis: Modul
         owner = owners.get(key)
         position = analysis.positions[element]
         if owner is None:
-            plan.blockers.append(Blocker(plan.rule, f"the tool has no mapping for `{key}` in the unpacked dict", position))
+            plan.blockers.append(Blocker(plan.rule, _unmapped(key, f"`{key}` in the unpacked dict"), position))
             continue
         outcome = owner.parameters[key](key, element.value, site)
         if isinstance(outcome, Block):

@@ -236,3 +236,19 @@ def test_files_without_candidates_never_import_libcst(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize(
+    "call, spelled",
+    [
+        ("client.chat.completions.create(model='m', messages=[], max_tokens=5)", "`max_tokens=`"),
+        ("params = {'model': 'm', 'messages': [], 'max_tokens': 5}\nclient.chat.completions.create(**params)",
+         "`max_tokens` in the unpacked dict"),
+    ],
+)
+def test_a_parameter_whose_rule_is_not_selected_keeps_the_call_and_says_which_rule(call, spelled):
+    source = f"from openai import OpenAI\nclient = OpenAI()\n{call}\n".encode()
+    options = Options(ignore=frozenset({"request_parameters"}))
+    result = transform_source(source, options)
+    assert not result.changed
+    assert any(f"{spelled} is migrated by rule `request_parameters`, which is not selected" in f.message for f in result.findings), result.findings
