@@ -179,12 +179,9 @@ def user_cache_folder() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
 
 
-FINGERPRINT = ("st_size", "st_mtime_ns", "st_ctime_ns", "st_ino", "st_dev")
-
-
 def _fingerprint(status: os.stat_result) -> List[int]:
-    """What changes whenever a file's content may have (git's index compares the same fields):
-    the `FINGERPRINT` fields, spelled out since this runs for every file of a warm run."""
+    """What changes whenever a file's content may have: size, modification and change times,
+    inode and device (git's index compares the same fields)."""
     return [status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino, status.st_dev]
 
 

@@ -277,8 +277,3 @@ def test_the_cli_uses_the_cache_unless_told_not_to(monkeypatch, args, cached) ->
     CliRunner().invoke(cli.app, args)
     [cache] = calls
     assert isinstance(cache, Cache) if cached else cache is None
-
-
-def test_the_fingerprint_is_the_fields_it_names(tmp_path: Path) -> None:
-    status = os.stat(tmp_path)
-    assert cache_module._fingerprint(status) == [getattr(status, field) for field in cache_module.FINGERPRINT]
