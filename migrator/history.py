@@ -320,13 +320,13 @@ def _follow(name: cst.Name, analysis: ModuleAnalysis) -> Optional[_History]:
     definitions = [b for b in bindings if _bound_list(b.node, analysis) is not None]
     if len(definitions) != 1:
         return None
-    definitions_list = _bound_list(definitions[0].node, analysis)
-    assert definitions_list is not None
+    initial_list = _bound_list(definitions[0].node, analysis)
+    assert initial_list is not None
     history = _History([], [], [], [])
     for binding in bindings:
         statement = analysis.parents.get(binding.node)
         if binding in definitions:
-            _add_elements(history, definitions_list)
+            _add_elements(history, initial_list)
         elif isinstance(statement, cst.AugAssign) and isinstance(statement.operator, cst.AddAssign):
             _add_elements(history, statement.value)
         else:
