@@ -18,14 +18,15 @@ from libcst.metadata import (
     CodeRange,
     ComprehensionScope,
     MetadataWrapper,
-    PositionProvider,
     QualifiedNameSource,
     ScopeProvider,
 )
 
 from migrator.model import Options
+from migrator.positions import Positions
 from migrator.screen import legacy_method
 from migrator.shapes import STRING_NODES, dict_entries, is_name, string_text, walk
+from migrator.traversal import children
 
 CLIENT_CLASSES: FrozenSet[str] = frozenset(
     f"{module}.{name}"
@@ -221,8 +222,8 @@ class ModuleAnalysis:
     # Metadata is computed on first use: a module read only by rules that report outside any
     # call (``@RULE.module``) often needs no scopes at all, and scopes cost several parses.
     @cached_property
-    def positions(self):
-        return self.wrapper.resolve(PositionProvider)
+    def positions(self) -> Positions:
+        return Positions(self.module)
 
     @cached_property
     def scopes(self):
@@ -249,10 +250,10 @@ class ModuleAnalysis:
             node = stack.pop()
             index.order[node] = len(index.order)
             index.by_type.setdefault(type(node), []).append(node)
-            children = node.children
-            for child in children:
+            below = children(node)
+            for child in below:
                 index.parents[child] = node
-            stack.extend(reversed(children))
+            stack.extend(reversed(below))
         return index
 
     @cached_property
@@ -520,7 +521,7 @@ class ModuleAnalysis:
         name = self.chat_type(node)
         if name is not None:
             return [(node, name)]
-        return [reference for child in node.children for reference in self.chat_type_references(child)]
+        return [reference for child in children(node) for reference in self.chat_type_references(child)]
 
     def free_quote(self, node: cst.CSTNode) -> Optional[str]:
         """A quote a string literal written in place of ``node`` can use: ``"`` unless ``node``

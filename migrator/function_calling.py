@@ -20,6 +20,7 @@ import libcst as cst
 
 from migrator.analysis import CallSite
 from migrator.rule import Block, UseRewrite
+from migrator.traversal import children
 from migrator.shapes import (
     code_of,
     dict_entries,
@@ -276,7 +277,7 @@ def _loops_until_no_calls(statement: cst.CSTNode, tests: Set[cst.CSTNode], analy
 def _own_statements(node: cst.CSTNode):
     """The nodes of a loop body, not looking into nested loops or functions (their ``break``s
     are theirs)."""
-    for child in node.children:
+    for child in children(node):
         yield child
         if not isinstance(child, (cst.For, cst.While, cst.FunctionDef, cst.Lambda, cst.ClassDef)):
             yield from _own_statements(child)

@@ -7,6 +7,8 @@ from typing import Dict, Iterator, Optional, Sequence
 
 import libcst as cst
 
+from migrator.traversal import children
+
 STRING_NODES = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
 
 
@@ -132,7 +134,7 @@ def walk(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
     while stack:
         node = stack.pop()
         yield node
-        stack.extend(reversed(node.children))
+        stack.extend(reversed(children(node)))
 
 
 def string_like(original: cst.BaseExpression, value: str) -> cst.SimpleString:

@@ -18,6 +18,7 @@ import libcst as cst
 
 from migrator.analysis import CALL, ModuleAnalysis, PathSegment, constant_index
 from migrator.shapes import code_of, is_constant, literal_string, one_line
+from migrator.traversal import children
 
 Path = Tuple[PathSegment, ...]
 
@@ -66,7 +67,7 @@ def named_reads(root: cst.CSTNode, names: Set[str]) -> Iterator[Tuple[cst.Name, 
         if isinstance(node, cst.Name) and node.value in names:
             yield node, parent
         skipped = node.attr if isinstance(node, cst.Attribute) else node.keyword if isinstance(node, cst.Arg) else None
-        stack.extend((child, node) for child in node.children if child is not skipped)
+        stack.extend((child, node) for child in children(node) if child is not skipped)
 
 
 def in_order(analysis: ModuleAnalysis, nodes: Iterable[cst.CSTNode]) -> List[cst.CSTNode]:

@@ -1,0 +1,81 @@
+"""The fast children and positions give exactly what LibCST's own ``children`` and
+``PositionProvider`` give, node for node."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import libcst as cst
+import pytest
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from migrator.positions import Positions
+from migrator.traversal import _child_fields, children
+
+from .fixture_cases import FIXTURES
+
+# Every fixture, plus real code with every kind of node: LibCST's own sources, and syntax the
+# fixtures lack (match statements, type parameters, f-strings with format specs, a module
+# without a final newline, CRLF, tabs, line continuations).
+SOURCES = sorted(FIXTURES.glob("*/*/*.py")) + sorted(Path(cst.__file__).parent.glob("_nodes/*.py"))
+SYNTAX = [
+    "match x:\n    case {'a': [1, *rest], **others} if rest:\n        pass\n    case Point(x=0) | None as p:\n        pass\n",
+    "def f[T: int, *Ts, **P](a, /, b=1, *c, d, **e) -> T:\n    return f'{a!r:>{b}}{c=}'\n",
+    "type Alias[T] = list[T]\nx = (yield)\n",
+    "async def g():\n    async with a as (b, c), d:\n        async for e in f: await e\n",
+    "x = 1 if y else \\\n    2  # comment",
+    "if a:\r\n\tb = [i for i in c if i]\r\nelse:\r\n\tdel d; e += 1\r\n",
+    "from . import (a as b,\n    c)\nfrom .m import *\nglobal g\n@dec\nclass K(B, metaclass=M): x: int = 0\n",
+    "lambda *a, k=1, **kw: (a, k, kw)\ntry:\n    pass\nexcept* (E, F) as e:\n    raise X from e\n",
+    "",
+    "\n\n# only a comment",
+]
+
+
+def modules():
+    return [pytest.param(path.read_bytes(), id=str(path.relative_to(path.parents[2]))) for path in SOURCES] + [
+        pytest.param(source.encode(), id=f"syntax-{number}") for number, source in enumerate(SYNTAX)
+    ]
+
+
+def every_node(module: cst.Module):
+    stack = [module]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(node.children)
+
+
+@pytest.mark.parametrize("source", modules())
+def test_children_are_libcsts_children_in_the_same_order(source):
+    for node in every_node(cst.parse_module(source)):
+        fast, libcsts = children(node), node.children
+        assert len(fast) == len(libcsts) and all(a is b for a, b in zip(fast, libcsts)), type(node).__name__
+
+
+@pytest.mark.parametrize("source", modules())
+def test_positions_are_libcsts_positions(source):
+    module = cst.parse_module(source)
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    positions = Positions(module)
+    assert set(positions) == set(expected)
+    assert {node: positions[node] for node in expected} == dict(expected)
+
+
+def test_every_node_class_of_libcst_is_read_without_rebuilding_it():
+    """A class left to ``node.children`` would be correct but slow: say which, when LibCST changes."""
+    classes = [value for value in vars(cst).values() if isinstance(value, type) and issubclass(value, cst.CSTNode)]
+    concrete = [cls for cls in classes if not getattr(cls, "__abstractmethods__", None)]
+    assert [cls.__name__ for cls in concrete if _child_fields(cls) is None] == []
+
+
+def test_a_method_not_of_the_plain_form_falls_back_to_libcsts_children():
+    class Odd(cst.Name):
+        def _visit_and_replace_children(self, visitor):
+            if self.value:
+                return super()._visit_and_replace_children(visitor)
+            return self
+
+    node = Odd("x", lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    assert _child_fields(Odd) is None
+    assert list(children(node)) == list(node.children) == [node.lpar[0], node.rpar[0]]
