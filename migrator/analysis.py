@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple, Union
+from typing import Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node, parse_template_expression
@@ -17,13 +17,12 @@ from libcst.metadata import (
     Assignment,
     CodeRange,
     ComprehensionScope,
-    MetadataWrapper,
     QualifiedNameSource,
-    ScopeProvider,
+    Scope,
 )
 
 from migrator.model import Options
-from migrator.positions import Positions
+from migrator.metadata import Positions, resolve_scopes
 from migrator.screen import legacy_method
 from migrator.shapes import STRING_NODES, dict_entries, is_name, string_text, walk
 from migrator.traversal import children
@@ -214,9 +213,8 @@ class _NodeIndex:
 class ModuleAnalysis:
     """Metadata-backed questions about one module."""
 
-    def __init__(self, wrapper: MetadataWrapper, options: Options = Options()) -> None:
-        self.wrapper = wrapper
-        self.module = wrapper.module
+    def __init__(self, module: cst.Module, options: Options = Options()) -> None:
+        self.module = module
         self.options = options  # the run's options, for hooks whose decision depends on them
 
     # Metadata is computed on first use: a module read only by rules that report outside any
@@ -226,8 +224,8 @@ class ModuleAnalysis:
         return Positions(self.module)
 
     @cached_property
-    def scopes(self):
-        return self.wrapper.resolve(ScopeProvider)
+    def scopes(self) -> Mapping[cst.CSTNode, Optional[Scope]]:
+        return resolve_scopes(self.module)
 
     # One walk of the module answers every question about its nodes: a visitor or a matcher
     # over the whole module costs as much as parsing it, or three times as much.
@@ -257,21 +255,34 @@ class ModuleAnalysis:
         return index
 
     @cached_property
-    def _openai_imports(self) -> List[Union[cst.Import, cst.ImportFrom]]:
-        """The imports of openai or of its modules (relative imports are this project's)."""
-        found: List[Union[cst.Import, cst.ImportFrom]] = []
+    def _imports_by_package(self) -> Dict[str, List[Union[cst.Import, cst.ImportFrom]]]:
+        """The import statements naming each top-level package: ``requests`` for ``import
+        requests.adapters`` or ``from requests import Session`` (relative imports are this project's)."""
+        found: Dict[str, List[Union[cst.Import, cst.ImportFrom]]] = {}
         for node in self.nodes_of(cst.Import, cst.ImportFrom):
             if isinstance(node, cst.Import):
-                if any(get_full_name_for_node(alias.name).split(".")[0] == "openai" for alias in node.names):
-                    found.append(node)
+                packages = {get_full_name_for_node(alias.name).split(".")[0] for alias in node.names}
             elif node.module is not None and not node.relative:
-                if get_full_name_for_node(node.module).split(".")[0] == "openai":
-                    found.append(node)
+                packages = {get_full_name_for_node(node.module).split(".")[0]}
+            else:
+                continue
+            for package in packages:
+                found.setdefault(package, []).append(node)
         return found
+
+    def imports_any(self, *packages: str) -> bool:
+        """Does the module import one of ``packages`` (or a module in one)? No name can be qualified
+        as part of a package the module never imports: hooks ask this before resolving scopes."""
+        return any(package in self._imports_by_package for package in packages)
+
+    @property
+    def _openai_imports(self) -> List[Union[cst.Import, cst.ImportFrom]]:
+        """The imports of openai or of its modules."""
+        return self._imports_by_package.get("openai", [])
 
     @property
     def imports_openai(self) -> bool:
-        return bool(self._openai_imports)
+        return self.imports_any("openai")
 
     @cached_property
     def _openai_renames(self) -> Optional[List[Tuple[str, str]]]:

@@ -55,14 +55,12 @@ def transform_source(source: bytes, options: Options = Options()) -> SourceResul
         return SourceResult(source=source, output=source)
 
     import libcst as cst
-    from libcst.metadata import MetadataWrapper
-
     from migrator.analysis import ModuleAnalysis
     from migrator.planner import plan_module
     from migrator.rewrite import apply_plans
 
     module = cst.parse_module(source)
-    analysis = ModuleAnalysis(MetadataWrapper(module, unsafe_skip_copy=True), options)
+    analysis = ModuleAnalysis(module, options)
     plan = plan_module(analysis, options)
     output = _checked_output(source, module, apply_plans(module, plan.sites, options)) if plan.sites else source
     findings = sorted(plan.findings, key=lambda f: f.sort_key())

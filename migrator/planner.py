@@ -8,7 +8,7 @@ in ``migrator.rewrite`` turns them into code.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Callable, Dict, List, Optional, Tuple, Union
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import libcst as cst
 from libcst.metadata import CodeRange
@@ -144,12 +144,17 @@ def _module_findings(
             continue
         for hook in rule.module_hooks:
             for report in hook(analysis):
-                if report.resolved_by and all(_inside(node, rewritten, analysis) for node in report.resolved_by):
+                if rewritten and _all_inside(report.resolving_nodes(), rewritten, analysis):
                     continue
                 finding = _report_finding(rule.id, report, analysis)
                 if (finding.line, finding.column) not in taken:
                     findings.append(finding)
     return findings
+
+
+def _all_inside(nodes: Sequence[cst.CSTNode], ancestors: set, analysis: ModuleAnalysis) -> bool:
+    """Are there ``nodes``, each inside one of ``ancestors``?"""
+    return bool(nodes) and all(_inside(node, ancestors, analysis) for node in nodes)
 
 
 def _inside(node: cst.CSTNode, ancestors: set, analysis: ModuleAnalysis) -> bool:

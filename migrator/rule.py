@@ -112,13 +112,18 @@ class Report:
     """Something a module hook reports at ``node`` (it rewrites nothing).
 
     ``resolved_by`` are nodes whose rewrite makes the report moot: it is dropped when the
-    migrated calls rewrite every one of them (the reads of an imported Chat type, say).
+    migrated calls rewrite every one of them (the reads of an imported Chat type, say). Where
+    finding them costs (scopes), a function giving them: it is called only when the module has
+    rewrites, which a plain ``check`` of unmigrated code seldom has.
     """
 
     node: "cst.CSTNode"
     message: str
     confidence: Confidence = Confidence.HIGH
-    resolved_by: Tuple["cst.CSTNode", ...] = ()
+    resolved_by: Union[Tuple["cst.CSTNode", ...], Callable[[], Sequence["cst.CSTNode"]]] = ()
+
+    def resolving_nodes(self) -> Sequence["cst.CSTNode"]:
+        return self.resolved_by() if callable(self.resolved_by) else self.resolved_by
 
 
 @dataclass(frozen=True)

@@ -110,7 +110,7 @@ def _import_report(alias: cst.ImportAlias, module: str, analysis) -> Report:
         f"imports `{name}`{renamed}, from the Chat Completions types: code using it still reads Chat"
         " Completions shapes; migrate it and use the Responses types (`openai.types.responses`)"
     )
-    return Report(alias, message, resolved_by=tuple(_reads_of(alias, analysis)))
+    return Report(alias, message, resolved_by=lambda: _reads_of(alias, analysis))
 
 
 def _reads_of(alias: cst.ImportAlias, analysis) -> List[cst.CSTNode]:

@@ -89,6 +89,8 @@ RULE = Rule(
 
 @RULE.module
 def requests_by_hand(analysis) -> List[Report]:
+    if not analysis.imports_any(*HTTP_LIBRARIES):
+        return []  # what it reports is a call qualified through an import of one of them
     reports: List[Report] = []
     reported: Set[cst.Call] = set()
     for string in analysis.code_strings:

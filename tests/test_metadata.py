@@ -1,5 +1,5 @@
-"""The fast children and positions give exactly what LibCST's own ``children`` and
-``PositionProvider`` give, node for node."""
+"""The fast children, positions and scopes give exactly what LibCST's own ``children``,
+``PositionProvider`` and ``ScopeProvider`` give, node for node."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import MetadataWrapper, PositionProvider, ScopeProvider
 
-from migrator.positions import Positions
+from migrator.metadata import Positions, resolve_scopes
 from migrator.traversal import _child_fields, children
 
 from .fixture_cases import FIXTURES
@@ -62,6 +62,40 @@ def test_positions_are_libcsts_positions(source):
     assert {node: positions[node] for node in expected} == dict(expected)
 
 
+@pytest.mark.parametrize("source", modules())
+def test_scopes_are_libcsts_scopes(source):
+    module = cst.parse_module(source)
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider)
+    scopes = resolve_scopes(module)
+    # String annotations are parsed anew, into other nodes, each time: only the module's own count.
+    place = {node: index for index, node in enumerate(every_node(module))}
+    assert {node for node in scopes if node in place} == {node for node in expected if node in place}
+    assert _scope_structure(scopes, place) == _scope_structure(expected, place)
+
+
+def _scope_structure(scopes, place):
+    """Each node's scope, as its kind with what it assigns, what its reads refer to and the
+    qualified names of the node; nodes by their place in a walk of the module."""
+
+    def where(node):
+        return place.get(node, "elsewhere")
+
+    described = {}
+    for node, scope in scopes.items():
+        if node not in place:
+            continue
+        if scope is None:
+            described[where(node)] = None
+            continue
+        assignments = sorted((a.name, where(getattr(a, "node", None))) for a in scope.assignments)
+        accesses = sorted(
+            (where(a.node), sorted(str(where(getattr(r, "node", None))) for r in a.referents)) for a in scope.accesses
+        )
+        qualified = sorted((q.name, q.source.name) for q in scope.get_qualified_names_for(node))
+        described[where(node)] = (type(scope).__name__, str(assignments), str(accesses), qualified)
+    return described
+
+
 def test_every_node_class_of_libcst_is_read_without_rebuilding_it():
     """A class left to ``node.children`` would be correct but slow: say which, when LibCST changes."""
     classes = [value for value in vars(cst).values() if isinstance(value, type) and issubclass(value, cst.CSTNode)]
@@ -79,3 +113,10 @@ def test_a_method_not_of_the_plain_form_falls_back_to_libcsts_children():
     node = Odd("x", lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
     assert _child_fields(Odd) is None
     assert list(children(node)) == list(node.children) == [node.lpar[0], node.rpar[0]]
+
+
+def test_children_of_nodes_a_rewrite_builds_with_lists():
+    call = cst.Call(func=cst.Name("f"), args=[cst.Arg(cst.Name("x")), cst.Arg(cst.Name("y"))], lpar=[cst.LeftParen()],
+                    rpar=[cst.RightParen()])
+    assert len(call.children) == 7  # with the whitespace after the name and before the arguments
+    assert list(children(call)) == list(call.children)
