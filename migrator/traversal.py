@@ -1,13 +1,14 @@
-"""A node's children in source order, without LibCST's cost of rebuilding the node.
+"""A node's children in source order, and visits, without LibCST's cost of rebuilding nodes.
 
 ``CSTNode.children`` collects the children by running ``_visit_and_replace_children`` with a
-visitor, which constructs (and validates) a copy of the node every time: walking a module
-that way costs about as much as parsing it. What that method visits, and in what order, is
-written out plainly in each node class: ``return Call(func=visit_required(self, "func",
+visitor, and ``CSTNode.visit`` runs it for every node a visitor walks: each time it constructs
+(and validates) a copy of the node, which a visitor that changes nothing throws away. Walking a
+module that way costs about as much as parsing it. What that method visits, and in what order,
+is written out plainly in each node class: ``return Call(func=visit_required(self, "func",
 self.func, visitor), ...)``. This module reads that order from the method's source once per
 class and then reads the fields directly, several times faster. A class whose method does
-anything else, or whose source cannot be read, keeps ``node.children``; a test checks that both
-give the same children for every node of the fixtures.
+anything else, or whose source cannot be read, keeps LibCST's own ways; tests check that both
+give the same children, and the same visits, for every node of the fixtures.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from __future__ import annotations
 import ast
 import inspect
 import textwrap
-from typing import Dict, List, Optional, Sequence, Tuple
+from contextlib import contextmanager
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import libcst as cst
 
@@ -25,21 +27,28 @@ _VISIT_HELPERS = frozenset(
     {"visit_required", "visit_optional", "visit_sequence", "visit_iterable", "visit_body_sequence",
      "visit_body_iterable", "visit_sentinel"}
 )
-_UNREAD = object()
-# By node class: the fields whose nodes are its children, in source order; None where the
-# class's method is not of the plain form and ``node.children`` must be asked.
-_FIELDS: Dict[type, Optional[Tuple[str, ...]]] = {}
+# A field a node visits, and whether it is visited (its attribute hooks called) when it is None.
+Field = Tuple[str, bool]
+# By node class: the fields it visits, in source order; None where the class's method is not of
+# the plain form and LibCST's own ways must be used.
+_FIELDS: Dict[type, Optional[Tuple[Field, ...]]] = {}
+
+
+def _fields_of(cls: type) -> Optional[Tuple[Field, ...]]:
+    try:
+        return _FIELDS[cls]
+    except KeyError:
+        fields = _FIELDS[cls] = _child_fields(cls)
+        return fields
 
 
 def children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
     """What ``node.children`` gives: the nodes directly below ``node``, in source order."""
-    fields = _FIELDS.get(type(node), _UNREAD)
-    if fields is _UNREAD:
-        fields = _FIELDS[type(node)] = _child_fields(type(node))
+    fields = _fields_of(type(node))
     if fields is None:
         return node.children
     found: List[cst.CSTNode] = []
-    for name in fields:  # type: ignore[union-attr]
+    for name, _ in fields:
         value = getattr(node, name)
         if isinstance(value, cst.CSTNode):
             found.append(value)
@@ -49,7 +58,42 @@ def children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
     return found
 
 
-def _child_fields(cls: type) -> Optional[Tuple[str, ...]]:
+_LIBCST_VISIT = cst.CSTNode.visit
+
+
+@contextmanager
+def visits_without_rebuilding() -> Iterator[None]:
+    """Inside, ``node.visit(visitor)`` with a ``CSTVisitor`` (not a transformer) calls the same
+    hooks in the same order as LibCST does, on the same nodes, without building the copies it
+    would throw away. For LibCST's own metadata providers, which visit nodes themselves."""
+    cst.CSTNode.visit = _visit  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        cst.CSTNode.visit = _LIBCST_VISIT  # type: ignore[method-assign]
+
+
+def _visit(node: cst.CSTNode, visitor: Union[cst.CSTVisitor, cst.CSTTransformer]) -> cst.CSTNode:
+    fields = _fields_of(type(node)) if isinstance(visitor, cst.CSTVisitor) else None
+    if fields is None:
+        return _LIBCST_VISIT(node, visitor)  # type: ignore[return-value]
+    if visitor.on_visit(node):
+        for name, visited_when_none in fields:
+            value = getattr(node, name)
+            if value is None and not visited_when_none:
+                continue
+            visitor.on_visit_attribute(node, name)
+            if isinstance(value, cst.CSTNode):
+                value.visit(visitor)
+            elif isinstance(value, (tuple, list)):
+                for item in value:
+                    item.visit(visitor)
+            visitor.on_leave_attribute(node, name)
+    visitor.on_leave(node)
+    return node
+
+
+def _child_fields(cls: type) -> Optional[Tuple[Field, ...]]:
     """The fields ``cls._visit_and_replace_children`` visits, in order, if it only returns
     ``self`` (a leaf) or ``Cls(field=visit_...(self, "field", self.field, visitor), other=self.other, ...)``."""
     try:
@@ -84,10 +128,17 @@ def _child_fields(cls: type) -> Optional[Tuple[str, ...]]:
             return None
         visited = _visited_field(keyword.value, copies)
         if visited == keyword.arg:
-            fields.append(keyword.arg)
+            fields.append((keyword.arg, not _skips_none(keyword.value)))
         elif not _reads_own_field(keyword.value, keyword.arg):
             return None
     return tuple(fields)
+
+
+def _skips_none(expression: ast.expr) -> bool:
+    """Is the field visited only when not None (``visit_...(...) if x is not None else None``)?"""
+    return isinstance(expression, ast.IfExp) and any(
+        isinstance(branch, ast.Constant) and branch.value is None for branch in (expression.body, expression.orelse)
+    )
 
 
 def _constructs(function: ast.expr, cls: type) -> bool:

@@ -10,7 +10,7 @@ import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider, ScopeProvider
 
 from migrator.metadata import Positions, resolve_scopes
-from migrator.traversal import _child_fields, children
+from migrator.traversal import _child_fields, children, visits_without_rebuilding
 
 from .fixture_cases import FIXTURES
 
@@ -51,6 +51,53 @@ def test_children_are_libcsts_children_in_the_same_order(source):
     for node in every_node(cst.parse_module(source)):
         fast, libcsts = children(node), node.children
         assert len(fast) == len(libcsts) and all(a is b for a, b in zip(fast, libcsts)), type(node).__name__
+
+
+class Recorder(cst.CSTVisitor):
+    """Notes every hook LibCST calls, and skips the children of function bodies as visitors may."""
+
+    def __init__(self):
+        super().__init__()
+        self.calls = []
+
+    def on_visit(self, node):
+        self.calls.append(("visit", node))
+        if isinstance(node, cst.Lambda):
+            node.body.visit(self)  # a visitor visiting part of a node itself, as the providers do
+            return False
+        return True
+
+    def on_leave(self, node):
+        self.calls.append(("leave", node))
+
+    def on_visit_attribute(self, node, attribute):
+        self.calls.append(("visit " + attribute, node))
+
+    def on_leave_attribute(self, node, attribute):
+        self.calls.append(("leave " + attribute, node))
+
+
+@pytest.mark.parametrize("source", modules())
+def test_visits_without_rebuilding_call_the_same_hooks_on_the_same_nodes(source):
+    module = cst.parse_module(source)
+    libcsts, fast = Recorder(), Recorder()
+    module.visit(libcsts)
+    with visits_without_rebuilding():
+        module.visit(fast)
+    assert len(fast.calls) == len(libcsts.calls)
+    assert all(a[0] == b[0] and a[1] is b[1] for a, b in zip(fast.calls, libcsts.calls))
+
+
+def test_visits_without_rebuilding_leave_transformers_to_libcst():
+    class Rename(cst.CSTTransformer):
+        def leave_Name(self, original, updated):
+            return updated.with_changes(value="y")
+
+    module = cst.parse_module("x = x + 1\n")
+    libcsts_visit = cst.CSTNode.visit
+    with visits_without_rebuilding():
+        assert module.visit(Rename()).code == "y = y + 1\n"
+    assert cst.CSTNode.visit is libcsts_visit  # put back on the way out
 
 
 @pytest.mark.parametrize("source", modules())
