@@ -33,12 +33,13 @@ if TYPE_CHECKING:
 # Below this many files, a run is too small for worker processes to pay off.
 PARALLEL_THRESHOLD = 8
 # How many candidates a parallel run may hand each worker ahead of the file whose result is
-# due: enough to keep the workers busy behind a slow file.
-CANDIDATES_PER_WORKER = 8
-# How many files' results (each with its source) may wait behind that file: in a tree where one
-# file in twenty-five is a candidate, a window counted in files would leave a worker idle, and
-# one counted in candidates alone would hold every source in a long run of non-candidates.
-WAITING_FILES = 256
+# due: enough to keep the workers busy behind a slow file (a large module can take a second).
+# Each holds its source until its result is consumed.
+CANDIDATES_PER_WORKER = 16
+# How many files' results may wait behind that file. A file that is not a candidate comes back
+# without its source, so a waiting result costs a few hundred bytes; in a tree where one file in
+# twenty-five is a candidate, a smaller window would leave the other workers idle behind it.
+WAITING_FILES = 4096
 NOTEBOOK_SUFFIX = ".ipynb"
 
 
@@ -148,8 +149,9 @@ def run(
     Files stream through: only a bounded window of sources is held at any time, whatever the
     size of the tree. With ``cache``, a candidate file already seen with the same content and
     configuration is not parsed again, and a file in which a run with the same configuration
-    found nothing is not even read while its status is unchanged: its result comes back
-    without the source (empty ``source`` and ``output``).
+    found nothing is not even read while its status is unchanged. The result of a file that
+    cannot hold a finding (not a candidate), or is not read, comes back without its source
+    (empty ``source`` and ``output``): nothing is shown of it.
     """
     files = list(discover(paths, exclude))
     return Results(len(files), _results(files, options, jobs, cache))
@@ -243,7 +245,7 @@ class _Pipeline:
         except SourceError as error:
             return FileResult(path=item, error=str(error))
         if not is_candidate(code, self.needs):
-            return self._noted(FileResult(path=item, result=SourceResult(source=source, output=source)), status)
+            return self._noted(FileResult(path=item, result=SourceResult(source=b"", output=b"")), status)
         cached = self.cache.get(item, source) if self.cache else None
         if cached is not None:
             return self._noted(FileResult(path=item, result=cached), status)
