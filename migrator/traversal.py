@@ -14,7 +14,7 @@ give the same children, and the same visits, for every node of the fixtures.
 from __future__ import annotations
 
 import ast
-import inspect
+import linecache
 import textwrap
 from contextlib import contextmanager
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
@@ -97,9 +97,10 @@ def _child_fields(cls: type) -> Optional[Tuple[Field, ...]]:
     """The fields ``cls._visit_and_replace_children`` visits, in order, if it only returns
     ``self`` (a leaf) or ``Cls(field=visit_...(self, "field", self.field, visitor), other=self.other, ...)``."""
     try:
-        source = textwrap.dedent(inspect.getsource(cls._visit_and_replace_children))  # type: ignore[attr-defined]
-        function = ast.parse(source).body[0]
-    except (OSError, TypeError, SyntaxError, IndexError):
+        function = ast.parse(_source_of(cls._visit_and_replace_children)).body[0]  # type: ignore[attr-defined]
+    except (AttributeError, SyntaxError, IndexError):
+        return None
+    if not isinstance(function, ast.FunctionDef):
         return None
     body = [s for s in function.body if not isinstance(s, ast.Expr)]  # a docstring
     copies: Dict[str, str] = {}  # `names = self.names`: local copies of fields, read below
@@ -139,6 +140,25 @@ def _skips_none(expression: ast.expr) -> bool:
     return isinstance(expression, ast.IfExp) and any(
         isinstance(branch, ast.Constant) and branch.value is None for branch in (expression.body, expression.orelse)
     )
+
+
+def _source_of(function: object) -> str:
+    """The source of a method: its ``def`` line and the lines indented deeper below it, dedented.
+    (``inspect.getsource`` finds the same lines by tokenizing, which costs more than a small
+    run's whole analysis.)"""
+    code = function.__code__  # type: ignore[attr-defined]
+    lines = linecache.getlines(code.co_filename)
+    first = code.co_firstlineno - 1
+    if not 0 <= first < len(lines):
+        return ""
+    indent = len(lines[first]) - len(lines[first].lstrip())
+    end = first
+    while end < len(lines) and not lines[end].split("#")[0].rstrip().endswith(":"):
+        end += 1  # a signature written over several lines
+    end += 1
+    while end < len(lines) and (not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > indent):
+        end += 1
+    return textwrap.dedent("".join(lines[first:end]))
 
 
 def _constructs(function: ast.expr, cls: type) -> bool:
