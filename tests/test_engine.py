@@ -252,3 +252,31 @@ def test_a_parameter_whose_rule_is_not_selected_keeps_the_call_and_says_which_ru
     result = transform_source(source, options)
     assert not result.changed
     assert any(f"{spelled} is migrated by rule `request_parameters`, which is not selected" in f.message for f in result.findings), result.findings
+
+
+@pytest.mark.parametrize(
+    "source, reported",
+    [
+        pytest.param(  # a URL naming the endpoint, in a module that imports no HTTP library
+            'from mylib import post\nURL = "https://api.openai.com/v1/chat/completions"\npost(URL)\n',
+            [],
+            id="endpoint-without-http-library",
+        ),
+        pytest.param(  # an imported Chat type, in a module nothing migrates
+            "from openai.types.chat import ChatCompletion\nprint(ChatCompletion.model_fields)\n",
+            ["chat_type_imports"],
+            id="chat-type-in-unmigrated-module",
+        ),
+    ],
+)
+def test_module_rules_answer_without_scopes_where_no_answer_needs_them(source, reported):
+    """Scopes cost several parses: a rule asks for them only where its answer depends on them."""
+    import libcst as cst
+
+    from migrator.analysis import ModuleAnalysis
+    from migrator.planner import plan_module
+
+    analysis = ModuleAnalysis(cst.parse_module(source))
+    plan = plan_module(analysis, Options())
+    assert [finding.rule for finding in plan.findings] == reported
+    assert "scopes" not in vars(analysis)  # never resolved
