@@ -376,6 +376,16 @@ class ModuleAnalysis:
         names = scope.get_qualified_names_for(node) if scope is not None else ()
         return {q.name for q in names if not imported_only or q.source is QualifiedNameSource.IMPORT}
 
+    def imported_as(self, node: cst.CSTNode) -> Set[str]:
+        """The qualified names ``node`` stands for when each binding it may have comes from an
+        import; none when one does not: in ``openai = Groq()``, ``openai`` is no module, even
+        beside an ``import openai``."""
+        scope = self.scopes.get(node)
+        names = scope.get_qualified_names_for(node) if scope is not None else ()
+        if any(q.source is not QualifiedNameSource.IMPORT for q in names):
+            return set()
+        return {q.name for q in names}
+
     def is_openai_client(self, expr: cst.BaseExpression, _seen: Optional[Set[int]] = None) -> bool:
         """True when ``expr`` is provably an OpenAI client (or the ``openai`` module)."""
         seen = _seen if _seen is not None else set()
@@ -383,11 +393,11 @@ class ModuleAnalysis:
             return False
         seen.add(id(expr))
         if isinstance(expr, cst.Name):
-            if "openai" in self.qualified(expr):
+            if "openai" in self.imported_as(expr):
                 return True
             return self._name_is_client(expr, seen)
         if isinstance(expr, cst.Call):
-            if self.qualified(expr.func) & CLIENT_CLASSES:
+            if self.imported_as(expr.func) & CLIENT_CLASSES:
                 return True
             func = expr.func
             return (
@@ -405,7 +415,7 @@ class ModuleAnalysis:
             elements = node.slice
             if len(elements) == 1 and isinstance(elements[0].slice, cst.Index):
                 node = elements[0].slice.value
-        return bool(self.qualified(node) & CLIENT_CLASSES)
+        return bool(self.imported_as(node) & CLIENT_CLASSES)
 
     def _name_is_client(self, name: cst.Name, seen: Set[int]) -> bool:
         scope = self.scopes.get(name)

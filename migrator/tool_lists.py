@@ -128,7 +128,7 @@ def _flat_entry(kind: ToolList, entry: cst.CSTNode) -> cst.Dict:
 
 def _helper_call(node: cst.BaseExpression, site: CallSite) -> Optional[cst.Call]:
     """``node`` if it calls ``openai.pydantic_function_tool``."""
-    if isinstance(node, cst.Call) and site.analysis.qualified(node.func) & HELPER_NAMES:
+    if isinstance(node, cst.Call) and site.analysis.imported_as(node.func) & HELPER_NAMES:
         return node
     return None
 

@@ -144,13 +144,13 @@ def _client_configurations(analysis) -> Iterable[cst.CSTNode]:
     for node in analysis.nodes_of(cst.Call, cst.Assign):
         if isinstance(node, cst.Assign):
             if any(_is_base_url(target.target) for target in node.targets) and any(
-                analysis.may_name(target.target, MODULE_BASE_URL) and MODULE_BASE_URL in analysis.qualified(target.target)
+                analysis.may_name(target.target, MODULE_BASE_URL) and MODULE_BASE_URL in analysis.imported_as(target.target)
                 for target in node.targets
             ):
                 yield node
         elif not (every_client or _argument(node, "base_url") is not None):
             continue  # no name lookups for the calls that cannot configure a server
-        elif analysis.may_name(node.func, *OPENAI_CLIENTS) and analysis.qualified(node.func) & OPENAI_CLIENTS:
+        elif analysis.may_name(node.func, *OPENAI_CLIENTS) and analysis.imported_as(node.func) & OPENAI_CLIENTS:
             yield node
         elif _is_copy(node) and _argument(node, "base_url") is not None and analysis.is_openai_client(node.func.value):
             yield node
@@ -159,7 +159,7 @@ def _client_configurations(analysis) -> Iterable[cst.CSTNode]:
 def _server_of_client(client: cst.BaseExpression, analysis) -> Optional[str]:
     """The other server a client expression talks to, in words; None for OpenAI's, or when the
     module does not say (a client passed in)."""
-    if "openai" in analysis.qualified(client):
+    if "openai" in analysis.imported_as(client):
         return _module_client_server(analysis)
     for origin in analysis.bound_values(client):
         server = _server_of_origin(origin, analysis)
@@ -172,7 +172,7 @@ def _server_of_origin(origin: cst.CSTNode, analysis) -> Optional[str]:
     if not isinstance(origin, cst.Call):
         return None
     base_url = _argument(origin, "base_url")
-    if analysis.qualified(origin.func) & OPENAI_CLIENTS:
+    if analysis.imported_as(origin.func) & OPENAI_CLIENTS:
         if base_url is not None:
             return _url_server(base_url, analysis)
         if any(_argument(origin, name) is not None for name in ENDPOINT_CHOICES):
