@@ -23,7 +23,7 @@ from libcst.metadata import (
 
 from migrator.model import Options
 from migrator.metadata import Positions, resolve_scopes
-from migrator.screen import legacy_method
+from migrator.screen import legacy_method, reaches
 from migrator.shapes import STRING_NODES, dict_entries, is_name, string_text, walk
 from migrator.traversal import children
 
@@ -213,9 +213,14 @@ class _NodeIndex:
 class ModuleAnalysis:
     """Metadata-backed questions about one module."""
 
-    def __init__(self, module: cst.Module, options: Options = Options()) -> None:
+    def __init__(self, module: cst.Module, options: Options = Options(), source: Optional[bytes] = None) -> None:
         self.module = module
         self.options = options  # the run's options, for hooks whose decision depends on them
+        self.source = module.bytes if source is None else source  # what the module was parsed from
+
+    def holds_text(self, texts: Sequence[str]) -> bool:
+        """Does the module's source hold one of ``texts`` (ASCII, as every source encoding spells it)?"""
+        return any(text.encode("ascii") in self.source for text in texts)
 
     # Metadata is computed on first use: a module read only by rules that report outside any
     # call (``@RULE.module``) often needs no scopes at all, and scopes cost several parses.
@@ -270,10 +275,27 @@ class ModuleAnalysis:
                 found.setdefault(package, []).append(node)
         return found
 
-    def imports_any(self, *packages: str) -> bool:
-        """Does the module import one of ``packages`` (or a module in one)? No name can be qualified
-        as part of a package the module never imports: hooks ask this before resolving scopes."""
-        return any(package in self._imports_by_package for package in packages)
+    @cached_property
+    def imported(self) -> List[str]:
+        """The qualified names the module's imports bind, as ``migrator.screen.bound_by`` reads
+        Python's own nodes: ``openai`` for ``import openai.types``, ``requests.Session`` for
+        ``from requests import Session``."""
+        found: List[str] = []
+        for node in self.nodes_of(cst.Import, cst.ImportFrom):
+            if isinstance(node, cst.Import):
+                found += [alias.evaluated_name if alias.asname else alias.evaluated_name.split(".")[0] for alias in node.names]
+            elif node.module is not None and not node.relative:
+                module = get_full_name_for_node(node.module)
+                if isinstance(node.names, cst.ImportStar):
+                    found.append(module)
+                else:
+                    found += [f"{module}.{alias.evaluated_name}" for alias in node.names]
+        return found
+
+    def imports_reach(self, modules: Sequence[str]) -> bool:
+        """Does an import give the module access to one of ``modules`` or to something in it?
+        No name is qualified as part of a module the imports do not reach."""
+        return reaches(self.imported, modules)
 
     @property
     def _openai_imports(self) -> List[Union[cst.Import, cst.ImportFrom]]:
@@ -282,7 +304,7 @@ class ModuleAnalysis:
 
     @property
     def imports_openai(self) -> bool:
-        return self.imports_any("openai")
+        return bool(self._openai_imports)
 
     @cached_property
     def _openai_renames(self) -> Optional[List[Tuple[str, str]]]:

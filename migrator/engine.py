@@ -61,7 +61,7 @@ def transform_source(source: bytes, options: Options = Options()) -> SourceResul
     from migrator.rewrite import apply_plans
 
     module = cst.parse_module(source)
-    analysis = ModuleAnalysis(module, options)
+    analysis = ModuleAnalysis(module, options, source)
     plan = plan_module(analysis, options)
     output = _checked_output(source, module, apply_plans(module, plan.sites, options)) if plan.sites else source
     findings = sorted(plan.findings, key=lambda f: f.sort_key())

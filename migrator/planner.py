@@ -138,9 +138,7 @@ def _module_findings(
     taken = {(f.line, f.column) for f in call_findings}
     findings = []
     for rule in rules.values():
-        if rule.needs_openai_import and not analysis.imports_openai:
-            continue
-        if rule.needs_in_strings and not analysis.strings_hold(rule.needs):
+        if not rule.module_hooks or not offers(rule, analysis):
             continue
         for hook in rule.module_hooks:
             for report in hook(analysis):
@@ -150,6 +148,16 @@ def _module_findings(
                 if (finding.line, finding.column) not in taken:
                     findings.append(finding)
     return findings
+
+
+def offers(rule: Rule, analysis: ModuleAnalysis) -> bool:
+    """Is the module one the rule's module hooks may find something in, by what the rule
+    declares? ``migrator.screen`` passes LibCST only the modules some rule is offered."""
+    return (
+        analysis.holds_text(rule.needs)
+        and (not rule.needs_imports or analysis.imports_reach(rule.needs_imports))
+        and (not rule.needs_in_strings or analysis.strings_hold(rule.needs))
+    )
 
 
 def _all_inside(nodes: Sequence[cst.CSTNode], ancestors: set, analysis: ModuleAnalysis) -> bool:

@@ -5,9 +5,10 @@ rules act only at legacy call sites, and every legacy call goes through a ``comp
 attribute, so a file is a candidate for them only if it holds ``completions`` as well: a need
 such as ``function`` or ``stream``, true of half of any tree, does not make the file worth
 parsing unless a call is possible. Rules with an ``@RULE.module`` hook read whole modules, so
-their needs alone make a candidate (those that read only string literals, ``needs_in_strings``,
-are told apart later, by ``migrator.screen``); or, for a rule that reports only in modules
-importing openai (``needs_openai_import``), their needs and the text ``openai``.
+their needs alone make a candidate; for a rule that reports only in modules importing some
+package (``needs_imports``), their needs and that package's name. What the rest of those
+declarations ask (which modules are imported, what string literals hold) is told apart later,
+by ``migrator.screen``.
 
 The declarations are read from the rule files' text rather than by importing the rules, so a
 run over files that mention none of them never imports LibCST; and they are read with regular
@@ -27,8 +28,6 @@ from migrator.registry import rules_folder
 
 # Every legacy call's method path ends in a `completions` attribute (screen.LEGACY_RESOURCES).
 CALL_SITE_TEXT = b"completions"
-# What every import of openai spells.
-OPENAI_IMPORT_TEXT = b"openai"
 # Searched as plain text at the start of a line (str.find is many times faster than a regex).
 RULE_DEFINITION = "\nRULE = Rule("
 MODULE_HOOK = "\n@RULE.module\n"
@@ -39,7 +38,7 @@ class Declaration(NamedTuple):
 
     needs: Tuple[str, ...]
     reads_modules: bool  # it has an `@RULE.module` hook, offered modules without any call site
-    needs_openai_import: bool  # that hook is offered only modules importing openai
+    needs_imports: Tuple[str, ...]  # that hook is offered only modules importing one of these
     needs_in_strings: bool  # that hook is offered only modules with its needs in a string literal
 
 
@@ -60,7 +59,7 @@ def declarations() -> Dict[str, Declaration]:
             found[path.stem] = Declaration(
                 _strings(arguments["needs"], text, path),
                 MODULE_HOOK in text,
-                _flag(arguments, "needs_openai_import", path),
+                _strings(arguments.get("needs_imports", "()"), text, path),
                 _flag(arguments, "needs_in_strings", path),
             )
     return found
@@ -116,14 +115,20 @@ def _flag(arguments: Dict[str, str], name: str, path: Path) -> bool:
     return value == "True"
 
 
+class ModuleNeeds(NamedTuple):
+    """What a module must hold for an enabled rule's module hook to be offered it."""
+
+    texts: Tuple[bytes, ...]  # one of the rule's needs
+    imports: Tuple[str, ...]  # an import reaching one of these modules (`migrator.screen.reaches`), if any
+    in_strings: bool  # one of `texts`, in any case, in a string literal in code
+
+
 class Needs(NamedTuple):
-    """What a candidate holds: `CALL_SITE_TEXT` and one of `at_call_sites`, or one of `anywhere`
-    or `in_strings`, or `OPENAI_IMPORT_TEXT` and one of `with_openai_import`."""
+    """What a candidate holds: `CALL_SITE_TEXT` and one of `at_call_sites`, or what one of
+    `module_rules` needs."""
 
     at_call_sites: Tuple[bytes, ...]  # needs of the enabled rules that act only at call sites
-    anywhere: Tuple[bytes, ...]  # needs of the enabled rules that read whole modules
-    with_openai_import: Tuple[bytes, ...]  # needs of those that read only modules importing openai
-    in_strings: Tuple[bytes, ...]  # needs of those that read only string literals
+    module_rules: Tuple[ModuleNeeds, ...]  # those of the enabled rules that read whole modules
 
 
 def needed_texts(selected: Optional[FrozenSet[str]] = None, ignored: FrozenSet[str] = frozenset()) -> Needs:
@@ -133,28 +138,20 @@ def needed_texts(selected: Optional[FrozenSet[str]] = None, ignored: FrozenSet[s
         for rule_id, declaration in declarations().items()
         if rule_id not in ignored and (selected is None or rule_id in selected)
     ]
-
-    def texts(reads_modules: bool, needs_openai_import: bool = False, needs_in_strings: bool = False) -> Tuple[bytes, ...]:
-        kind = (reads_modules, needs_openai_import, needs_in_strings)
-        found = {
-            text.encode("ascii")
-            for d in enabled
-            if (d.reads_modules, d.needs_openai_import, d.needs_in_strings) == kind
-            for text in d.needs
-        }
-        return tuple(sorted(found))
-
-    return Needs(
-        at_call_sites=texts(False),
-        anywhere=texts(True),
-        with_openai_import=texts(True, needs_openai_import=True),
-        in_strings=texts(True, needs_in_strings=True),
-    )
+    at_call_sites = {text.encode("ascii") for d in enabled if not d.reads_modules for text in d.needs}
+    module_rules = {
+        ModuleNeeds(tuple(text.encode("ascii") for text in d.needs), d.needs_imports, d.needs_in_strings)
+        for d in enabled
+        if d.reads_modules
+    }
+    return Needs(tuple(sorted(at_call_sites)), tuple(sorted(module_rules)))
 
 
 def is_candidate(source: bytes, needs: Needs) -> bool:
-    if any(text in source for text in needs.anywhere + needs.in_strings):
-        return True
-    if OPENAI_IMPORT_TEXT in source and any(text in source for text in needs.with_openai_import):
-        return True
+    for rule in needs.module_rules:
+        # Every import of a package spells its name (relative imports are the project's own).
+        if any(text in source for text in rule.texts) and (
+            not rule.imports or any(module.split(".")[0].encode("ascii") in source for module in rule.imports)
+        ):
+            return True
     return CALL_SITE_TEXT in source and any(text in source for text in needs.at_call_sites)

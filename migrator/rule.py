@@ -169,11 +169,13 @@ class Rule:
     title: str
     safety: FixSafety
     needs: Tuple[str, ...]  # text a file must contain for this rule to find anything
-    # Its module hook reports only in modules that import openai: the engine offers it no
-    # others, and a file is a candidate for it only if it also holds the text `openai`.
-    needs_openai_import: bool = False
-    # Its module hook reports only string literals in code (not docstrings) that hold one of its
-    # needs, in any case: the engine offers it no other modules.
+    # The engine offers its module hook only modules that hold one of its needs and all the
+    # following ask: an import reaching one of these modules (``import openai``, or ``from
+    # openai.types.chat import ChatCompletion``, reaches ``openai.types.chat``; see
+    # ``migrator.screen.reaches``), for a hook whose findings are qualified through them;
+    needs_imports: Tuple[str, ...] = ()
+    # and a string literal in code (not a docstring) holding one of its needs, in any case, for
+    # a hook that reports only those.
     needs_in_strings: bool = False
     examples: Sequence[Example] = ()
     # Filled in by the registry from the module: its name and docstring.

@@ -7,15 +7,14 @@ first parsed with ``ast`` and passed on only if it holds what the engine offers 
 
 - a call shaped like a legacy method (``<anything>.chat.completions.<method>(...)``), for the
   rules that act at call sites; or
-- an ``import openai`` / ``from openai... import``, for the module rules that read only modules
-  importing openai (``Rule.needs_openai_import``); or
-- a string literal in code (not a docstring) holding the text of a module rule that reads only
-  those (``Rule.needs_in_strings``), in any case; or
-- the text of any other module rule.
+- for a module rule, one of its needs and all its declarations ask: an import reaching one of
+  the modules it reads (``Rule.needs_imports``: ``from openai.types.chat import ...`` for
+  ``openai.types.chat``), a string literal in code (not a docstring) holding one of its needs
+  in any case (``Rule.needs_in_strings``).
 
-These are the engine's own gates (``ModuleAnalysis.call_sites``, ``imports_openai`` and the
-planner), so a file screened out is one LibCST would find nothing in. A file ``ast`` cannot
-parse goes to LibCST, which reports why.
+These are the engine's own gates (``ModuleAnalysis.call_sites`` and ``planner.offers``), so a
+file screened out is one LibCST would find nothing in. A file ``ast`` cannot parse goes to
+LibCST, which reports why.
 
 This module does not import LibCST: a run whose candidates are all screened out never does.
 """
@@ -24,7 +23,7 @@ from __future__ import annotations
 
 import ast
 import warnings
-from typing import Optional, Sequence, Tuple
+from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
 from migrator.prefilter import CALL_SITE_TEXT, Needs
 
@@ -36,7 +35,6 @@ LEGACY_RESOURCES: Tuple[Tuple[Tuple[str, ...], str], ...] = (
     (("chat", "completions"), "chat.completions"),
     (("completions",), "completions"),
 )
-OPENAI = "openai"
 
 
 def legacy_method(attributes: Sequence[str]) -> Optional[Tuple[Tuple[str, ...], Optional[str], str, int]]:
@@ -57,9 +55,9 @@ def legacy_method(attributes: Sequence[str]) -> Optional[Tuple[Tuple[str, ...], 
 
 def needs_libcst(source: bytes, needs: Needs) -> bool:
     """Could the enabled rules (whose texts are ``needs``) find anything in this candidate?"""
-    if any(text in source for text in needs.anywhere):
+    offered = [rule for rule in needs.module_rules if any(text in source for text in rule.texts)]
+    if any(not rule.imports and not rule.in_strings for rule in offered):
         return True
-    in_strings = [text.decode("ascii").lower() for text in needs.in_strings if text in source]
     try:
         with warnings.catch_warnings():  # invalid escapes and the like: not this tool's to report
             warnings.simplefilter("ignore")
@@ -67,26 +65,56 @@ def needs_libcst(source: bytes, needs: Needs) -> bool:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return True  # LibCST says what is wrong with it, or reads what Python's parser cannot
     calls = CALL_SITE_TEXT in source  # (guards act at call sites whatever rules are selected)
-    imports = any(text in source for text in needs.with_openai_import)
+    read_strings = any(rule.in_strings for rule in offered)
+    imported: List[str] = []
+    strings: List[str] = []  # string literals in code, in lower case
     statements = set()  # the ids of strings that are statements (docstrings): not code
     for node in ast.walk(tree):  # breadth first: a statement comes before its string
         if calls and isinstance(node, ast.Call) and _is_legacy_call(node):
             return True
-        if imports and _imports_openai(node):
-            return True
-        if in_strings:
-            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
-                statements.add(id(node.value))
-            elif isinstance(node, ast.Constant) and id(node) not in statements and _holds(node.value, in_strings):
-                return True
-    return False
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            imported.extend(bound_by(node))
+        elif not read_strings:
+            continue
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            statements.add(id(node.value))
+        elif isinstance(node, ast.Constant) and id(node) not in statements and isinstance(node.value, (str, bytes)):
+            value = node.value.decode("latin-1") if isinstance(node.value, bytes) else node.value
+            strings.append(value.lower())
+    return any(
+        (not rule.imports or reaches(imported, rule.imports)) and (not rule.in_strings or _held(rule.texts, strings))
+        for rule in offered
+    )
 
 
-def _holds(value: object, texts: Sequence[str]) -> bool:
-    """Is ``value`` a string (bytes read as Latin-1) holding one of ``texts``, in any case?"""
-    if isinstance(value, bytes):
-        value = value.decode("latin-1")
-    return isinstance(value, str) and any(text in value.lower() for text in texts)
+def bound_by(statement: Union[ast.Import, ast.ImportFrom]) -> List[str]:
+    """The qualified names an import binds: ``openai`` for ``import openai.types``,
+    ``openai.types`` for ``import openai.types as t``, ``requests.Session`` for ``from requests
+    import Session``, ``openai`` for ``from openai import *``; none for a relative import, whose
+    modules are the project's own. ``ModuleAnalysis.imported`` reads LibCST's nodes the same way."""
+    if isinstance(statement, ast.Import):
+        return [alias.name if alias.asname else alias.name.split(".")[0] for alias in statement.names]
+    if statement.level or statement.module is None:
+        return []
+    return [statement.module if alias.name == "*" else f"{statement.module}.{alias.name}" for alias in statement.names]
+
+
+def reaches(imported: Iterable[str], modules: Sequence[str]) -> bool:
+    """Do the names imports bind (``imported``, qualified) give a module access to one of
+    ``modules`` or to something in it? ``openai`` (``import openai.types``) reaches
+    ``openai.types.chat``, and so do ``openai.types.chat`` and ``openai.types.chat.ChatCompletion``
+    (``from openai.types.chat import ChatCompletion``); ``openai.types.responses`` does not."""
+    return any(
+        name == module or name.startswith(module + ".") or module.startswith(name + ".")
+        for name in imported
+        for module in modules
+    )
+
+
+def _held(texts: Sequence[bytes], strings: Sequence[str]) -> bool:
+    """Does one of ``strings`` hold one of ``texts``, in any case?"""
+    lowered = [text.decode("ascii").lower() for text in texts]
+    return any(text in string for string in strings for text in lowered)
 
 
 def _is_legacy_call(call: ast.Call) -> bool:
@@ -96,11 +124,3 @@ def _is_legacy_call(call: ast.Call) -> bool:
         attributes.append(func.attr)
         func = func.value
     return legacy_method(attributes[::-1]) is not None
-
-
-def _imports_openai(node: ast.AST) -> bool:
-    if isinstance(node, ast.Import):
-        return any(alias.name.split(".")[0] == OPENAI for alias in node.names)
-    if isinstance(node, ast.ImportFrom):
-        return node.level == 0 and node.module is not None and node.module.split(".")[0] == OPENAI
-    return False

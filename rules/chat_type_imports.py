@@ -52,7 +52,7 @@ RULE = Rule(
     title="Chat types left in imports and annotations",
     safety=FixSafety.MANUAL,
     needs=("openai.types",),
-    needs_openai_import=True,
+    needs_imports=("openai.types.chat", "openai.types.shared", "openai.types.shared_params"),
     examples=[
         Example(
             before=(

@@ -47,7 +47,6 @@ from migrator.rule import Example, Report, Rule
 from migrator.shapes import one_line, string_text
 
 ENDPOINT = "chat/completions"
-HTTP_LIBRARIES = ("requests", "httpx", "aiohttp")
 # Methods of the libraries' sessions and clients that take a URL.
 HTTP_METHODS = frozenset({"request", "get", "post", "put", "patch", "stream", "build_request"})
 
@@ -55,6 +54,8 @@ RULE = Rule(
     title="Hand-written HTTP requests to Chat Completions",
     safety=FixSafety.MANUAL,
     needs=(ENDPOINT,),
+    # The HTTP libraries: what it reports is a call qualified through an import of one.
+    needs_imports=("requests", "httpx", "aiohttp"),
     needs_in_strings=True,
     examples=[
         Example(
@@ -89,8 +90,6 @@ RULE = Rule(
 
 @RULE.module
 def requests_by_hand(analysis) -> List[Report]:
-    if not analysis.imports_any(*HTTP_LIBRARIES):
-        return []  # what it reports is a call qualified through an import of one of them
     reports: List[Report] = []
     reported: Set[cst.Call] = set()
     for string in analysis.code_strings:
@@ -137,7 +136,7 @@ def _is_http_call(call: cst.Call, analysis) -> bool:
 
 
 def _from_http_library(node: cst.CSTNode, analysis) -> bool:
-    return any(name.split(".")[0] in HTTP_LIBRARIES for name in analysis.qualified(node, imported_only=True))
+    return any(name.split(".")[0] in RULE.needs_imports for name in analysis.qualified(node, imported_only=True))
 
 
 def _report(call: cst.Call, string: cst.CSTNode, analysis) -> Report:

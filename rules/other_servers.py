@@ -69,7 +69,7 @@ RULE = Rule(
     title="Client pointed at another server",
     safety=FixSafety.MANUAL,
     needs=("base_url", ENVIRONMENT_VARIABLE),
-    needs_openai_import=True,
+    needs_imports=("openai",),
     examples=[
         Example(
             before=(

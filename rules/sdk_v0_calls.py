@@ -50,7 +50,7 @@ RULE = Rule(
     title="openai<1.0 module API calls",
     safety=FixSafety.MANUAL,
     needs=("Completion",),
-    needs_openai_import=True,
+    needs_imports=("openai",),
     examples=[
         Example(
             before=(

@@ -51,7 +51,7 @@ RULE = Rule(
     title="`choices` read on a value not traced to a call",
     safety=FixSafety.MANUAL,
     needs=(".choices[",),
-    needs_openai_import=True,
+    needs_imports=("openai",),
     examples=[
         Example(
             before=(

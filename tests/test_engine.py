@@ -27,7 +27,7 @@ def test_prefilter_reads_the_same_needs_as_the_rules_declare():
 
 def test_prefilter_knows_which_rules_read_whole_modules_and_which_parts_of_them():
     assert {rule_id: d[1:] for rule_id, d in declarations().items()} == {
-        rule_id: (bool(rule.module_hooks), rule.needs_openai_import, rule.needs_in_strings)
+        rule_id: (bool(rule.module_hooks), rule.needs_imports, rule.needs_in_strings)
         for rule_id, rule in all_rules().items()
     }
 
@@ -65,7 +65,7 @@ def test_prefilter_keeps_every_rule_example_with_a_finding_or_a_change(example, 
 
 
 def test_prefilter_respects_rule_selection():
-    assert needed_texts(selected=frozenset()) == ((), (), (), ())
+    assert needed_texts(selected=frozenset()) == ((), ())
     assert b"completions" in needed_texts(selected=frozenset({"chat_completions_create"})).at_call_sites
 
 
@@ -82,11 +82,14 @@ SCREENED_OUT = (
     b"import other.openai\nfrom .openai import Completion\nprint(Completion.create().choices[0])\n",
     # The strings hand-written requests and streams are found by, in a docstring and a comment.
     b'def post():\n    """Posts to /v1/chat/completions and reads up to [DONE]."""\n    # data: [DONE]\n',
+    # The endpoint in a module that imports no HTTP library; openai types that are not Chat types.
+    b"import json\nURL = 'https://api.openai.com/v1/chat/completions'\n",
+    b"from openai.types.responses import Response\nfrom openai.types.beta import Assistant\n",
 )
 
 
 @pytest.mark.parametrize("source", SCREENED_OUT)
-def test_candidates_without_a_legacy_call_or_an_openai_import_are_not_parsed_with_libcst(source):
+def test_candidates_without_what_any_rule_reads_are_not_parsed_with_libcst(source):
     assert is_candidate(source, needed_texts()) and not needs_libcst(source, needed_texts())
     program = (
         "import sys\nfrom migrator.engine import transform_source\n"
@@ -102,14 +105,49 @@ def test_candidates_without_a_legacy_call_or_an_openai_import_are_not_parsed_wit
     [
         b"import openai\nprint(reply.choices[0])\n",
         b"from openai.types.chat import ChatCompletion\n",
+        b"from openai.types import chat\n",
+        b"import openai.types.responses\ndef f(c: openai.types.chat.ChatCompletion): pass\n",
         b"def f():\n    x = (c.chat).completions.with_raw_response.create()\n",
         b"def f(:\n    client.chat.completions.create()\n",  # Python cannot parse it: LibCST says why
-        b"URL = f'{BASE}/v1/chat/completions'\n",
+        b"import httpx\nURL = f'{BASE}/v1/chat/completions'\n",
         b"if line == b'data: [DONE]': pass\n",
     ],
 )
-def test_the_screen_passes_openai_imports_legacy_calls_and_what_python_cannot_parse(source):
+def test_the_screen_passes_the_imports_legacy_calls_and_strings_rules_read_and_what_python_cannot_parse(source):
     assert needs_libcst(source, needed_texts())
+
+
+IMPORTS = (
+    b"import openai\nimport openai.types.chat\nimport openai.types.chat as ct, requests\n"
+    b"from openai.types.chat import ChatCompletion as C, ChatCompletionChunk\nfrom httpx import *\n"
+    b"from . import openai\nfrom .openai import types\nfrom ..x.y import z\n"
+    b"def f():\n    import aiohttp.client as c\n    from openai import (OpenAI,\n        AsyncOpenAI)\n"
+)
+
+
+@pytest.mark.parametrize(
+    "source", [pytest.param(IMPORTS, id="imports")] + [pytest.param(case.before, id=case.id) for case in all_cases()]
+)
+def test_the_screen_reads_what_imports_bind_as_the_analysis_does(source):
+    import ast
+
+    import libcst as cst
+
+    from migrator.analysis import ModuleAnalysis
+    from migrator.screen import bound_by
+
+    screened = [name for node in ast.walk(ast.parse(source)) if isinstance(node, (ast.Import, ast.ImportFrom)) for name in bound_by(node)]
+    assert sorted(screened) == sorted(ModuleAnalysis(cst.parse_module(source)).imported)
+
+
+def test_what_imports_bind_reaches_the_modules_above_and_below_it():
+    from migrator.screen import reaches
+
+    chat = ("openai.types.chat",)
+    assert reaches(["openai"], chat) and reaches(["openai.types"], chat) and reaches(["openai.types.chat"], chat)
+    assert reaches(["openai.types.chat.ChatCompletion"], chat)
+    assert not reaches(["openai.types.responses", "openai.OpenAI", "openai.types.chatter"], chat)
+    assert not reaches(["openaix", "my.openai"], ("openai",))
 
 
 def test_a_migration_that_changes_no_import_leaves_libcst_matchers_unloaded():
@@ -261,6 +299,16 @@ def test_a_parameter_whose_rule_is_not_selected_keeps_the_call_and_says_which_ru
             'from mylib import post\nURL = "https://api.openai.com/v1/chat/completions"\npost(URL)\n',
             [],
             id="endpoint-without-http-library",
+        ),
+        pytest.param(  # openai types, none of them Chat types: the rule reading those is not offered it
+            'from openai.types.responses import Response\ndef f(r: "openai.types.responses.Response"): pass\n',
+            [],
+            id="no-chat-types-reached",
+        ),
+        pytest.param(  # a string annotation naming openai, without the text the Chat types rule needs
+            'import openai\ndef f(client: "openai.OpenAI"):\n    return client.api_key\n',
+            [],
+            id="without-a-rules-needs",
         ),
         pytest.param(  # an imported Chat type, in a module nothing migrates
             "from openai.types.chat import ChatCompletion\nprint(ChatCompletion.model_fields)\n",
