@@ -7,9 +7,9 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
-from libcst.metadata import MetadataWrapper, PositionProvider, ScopeProvider
+from libcst.metadata import ExpressionContextProvider, MetadataWrapper, PositionProvider, ScopeProvider
 
-from migrator.metadata import Positions, resolve_scopes
+from migrator.metadata import Positions, expression_contexts, resolve_scopes
 from migrator.traversal import _child_fields, children, visits_without_rebuilding
 
 from .fixture_cases import FIXTURES
@@ -27,6 +27,8 @@ SYNTAX = [
     "if a:\r\n\tb = [i for i in c if i]\r\nelse:\r\n\tdel d; e += 1\r\n",
     "from . import (a as b,\n    c)\nfrom .m import *\nglobal g\n@dec\nclass K(B, metaclass=M): x: int = 0\n",
     "lambda *a, k=1, **kw: (a, k, kw)\ntry:\n    pass\nexcept* (E, F) as e:\n    raise X from e\n",
+    "if (n := len(a)) > 1:\n    [y for x in z for y in x if (w := y)]\nfor a, *b in c: pass\nwith o as [p, q]: pass\n"
+    "x[1:2], y.z, *r = t\ndel x[0], (y.z, w)\nv: 'T' = u.k[i]\n",
     "",
     "\n\n# only a comment",
 ]
@@ -107,6 +109,13 @@ def test_positions_are_libcsts_positions(source):
     positions = Positions(module)
     assert set(positions) == set(expected)
     assert {node: positions[node] for node in expected} == dict(expected)
+
+
+@pytest.mark.parametrize("source", modules())
+def test_expression_contexts_are_libcsts(source):
+    module = cst.parse_module(source)
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(ExpressionContextProvider)
+    assert expression_contexts(module) == dict(expected)
 
 
 @pytest.mark.parametrize("source", modules())
