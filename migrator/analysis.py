@@ -248,14 +248,18 @@ class ModuleAnalysis:
     @cached_property
     def _index(self) -> _NodeIndex:
         index = _NodeIndex()
+        order, by_type, parents = index.order, index.by_type, index.parents  # (a million lookups saved)
         stack: List[cst.CSTNode] = [self.module]
         while stack:
             node = stack.pop()
-            index.order[node] = len(index.order)
-            index.by_type.setdefault(type(node), []).append(node)
+            order[node] = len(order)
+            of_type = by_type.get(type(node))
+            if of_type is None:
+                of_type = by_type[type(node)] = []
+            of_type.append(node)
             below = children(node)
             for child in below:
-                index.parents[child] = node
+                parents[child] = node
             stack.extend(reversed(below))
         return index
 

@@ -17,7 +17,8 @@ import ast
 import linecache
 import textwrap
 from contextlib import contextmanager
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from functools import partial
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import libcst as cst
 
@@ -42,19 +43,32 @@ def _fields_of(cls: type) -> Optional[Tuple[Field, ...]]:
         return fields
 
 
+# What a field's value is, by its type: a node, a sequence of nodes, or anything else (None,
+# MaybeSentinel.DEFAULT), which is visited as nothing. ``CSTNode`` is an abstract class, and an
+# ``isinstance`` test against one costs several times this lookup: a walk makes millions.
+NODE, NODES, NOTHING = 1, 2, 3
+_KINDS: Dict[type, int] = {}
+
+
+def _kind(cls: type) -> int:
+    kind = _KINDS[cls] = NODE if issubclass(cls, cst.CSTNode) else NODES if issubclass(cls, (tuple, list)) else NOTHING
+    return kind
+
+
 def children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
     """What ``node.children`` gives: the nodes directly below ``node``, in source order."""
     fields = _fields_of(type(node))
     if fields is None:
         return node.children
     found: List[cst.CSTNode] = []
+    kinds = _KINDS
     for name, _ in fields:
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
+        kind = kinds.get(type(value)) or _kind(type(value))
+        if kind == NODE:
             found.append(value)
-        elif isinstance(value, (tuple, list)):
-            found.extend(item for item in value if isinstance(item, cst.CSTNode))
-        # anything else (None, MaybeSentinel.DEFAULT) is visited as nothing
+        elif kind == NODES:
+            found.extend(value)  # a field's sequence holds nodes only: LibCST visits each item
     return found
 
 
@@ -65,7 +79,8 @@ _LIBCST_VISIT = cst.CSTNode.visit
 def visits_without_rebuilding() -> Iterator[None]:
     """Inside, ``node.visit(visitor)`` with a ``CSTVisitor`` (not a transformer) calls the same
     hooks in the same order as LibCST does, on the same nodes, without building the copies it
-    would throw away. For LibCST's own metadata providers, which visit nodes themselves."""
+    would throw away. For LibCST's own metadata providers, which visit nodes themselves. The
+    hooks are found on the visitor's class, as the providers define them, once per node class."""
     cst.CSTNode.visit = _visit  # type: ignore[method-assign]
     try:
         yield
@@ -74,23 +89,73 @@ def visits_without_rebuilding() -> Iterator[None]:
 
 
 def _visit(node: cst.CSTNode, visitor: Union[cst.CSTVisitor, cst.CSTTransformer]) -> cst.CSTNode:
-    fields = _fields_of(type(node)) if isinstance(visitor, cst.CSTVisitor) else None
-    if fields is None:
+    key = (type(visitor), type(node))
+    plan = _PLANS.get(key, _UNKNOWN)
+    if plan is _UNKNOWN:
+        plan = _PLANS[key] = _plan(*key)
+    if plan is None:
         return _LIBCST_VISIT(node, visitor)  # type: ignore[return-value]
-    if visitor.on_visit(node):
-        for name, visited_when_none in fields:
+    on_visit, fields, on_leave = plan
+    if on_visit is None or on_visit(visitor, node):
+        kinds = _KINDS
+        for name, visited_when_none, enter, leave in fields:
             value = getattr(node, name)
             if value is None and not visited_when_none:
                 continue
-            visitor.on_visit_attribute(node, name)
-            if isinstance(value, cst.CSTNode):
+            if enter is not None:
+                enter(visitor, node)
+            kind = kinds.get(type(value)) or _kind(type(value))
+            if kind == NODE:
                 value.visit(visitor)
-            elif isinstance(value, (tuple, list)):
+            elif kind == NODES:
                 for item in value:
                     item.visit(visitor)
-            visitor.on_leave_attribute(node, name)
-    visitor.on_leave(node)
+            if leave is not None:
+                leave(visitor, node)
+    if on_leave is not None:
+        on_leave(visitor, node)
     return node
+
+
+Hook = Callable[[cst.CSTVisitor, cst.CSTNode], object]
+# What visiting a node of one class with a visitor of another calls: the visitor's ``on_visit``
+# (None: nothing, visit the children), for each field its attribute hooks, and ``on_leave``.
+Plan = Tuple[Optional[Hook], Tuple[Tuple[str, bool, Optional[Hook], Optional[Hook]], ...], Optional[Hook]]
+_PLANS: Dict[Tuple[type, type], Optional[Plan]] = {}
+_UNKNOWN = object()
+
+
+def _plan(visitor_class: type, node_class: type) -> Optional[Plan]:
+    """None for a transformer, or a node class left to LibCST. ``CSTVisitor`` finds each hook
+    by name (``visit_Call``, ``visit_Call_func``...) on every call, and has one for every name,
+    which does nothing: a hook the visitor class keeps as ``CSTVisitor`` has it is not called."""
+    fields = _fields_of(node_class) if issubclass(visitor_class, cst.CSTVisitor) else None
+    if fields is None:
+        return None
+
+    def own(name: str) -> Optional[Hook]:
+        function = getattr(visitor_class, name, None)
+        return None if function is None or function is getattr(cst.CSTVisitor, name, None) else function
+
+    kind = node_class.__name__
+    visit_hook = own(f"visit_{kind}")
+    on_visit = own("on_visit") or (visit_hook and (lambda visitor, node: visit_hook(visitor, node) is not False))
+    leave_hook = own(f"leave_{kind}")
+    on_leave = own("on_leave") or leave_hook
+    planned = []
+    for name, visited_when_none in fields:
+        enter, leave = own("on_visit_attribute"), own("on_leave_attribute")
+        planned.append((
+            name,
+            visited_when_none,
+            partial(_call_with_attribute, enter, name) if enter else own(f"visit_{kind}_{name}"),
+            partial(_call_with_attribute, leave, name) if leave else own(f"leave_{kind}_{name}"),
+        ))
+    return on_visit, tuple(planned), on_leave
+
+
+def _call_with_attribute(hook: Callable[..., object], attribute: str, visitor: cst.CSTVisitor, node: cst.CSTNode) -> None:
+    hook(visitor, node, attribute)
 
 
 def _child_fields(cls: type) -> Optional[Tuple[Field, ...]]:

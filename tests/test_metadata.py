@@ -90,6 +90,48 @@ def test_visits_without_rebuilding_call_the_same_hooks_on_the_same_nodes(source)
     assert all(a[0] == b[0] and a[1] is b[1] for a, b in zip(fast.calls, libcsts.calls))
 
 
+class Hooked(cst.CSTVisitor):
+    """A visitor with hooks of its own for some node classes and fields, LibCST's for the rest."""
+
+    def __init__(self):
+        super().__init__()
+        self.calls = []
+
+    def visit_Name(self, node):
+        self.calls.append(("Name", node))
+
+    def visit_FunctionDef(self, node):
+        self.calls.append(("FunctionDef", node))
+        return not node.name.value.startswith("_")  # skip the bodies of private functions
+
+    def leave_Call(self, node):
+        self.calls.append(("leave Call", node))
+
+    def visit_Call_func(self, node):
+        self.calls.append(("Call.func", node))
+
+    def leave_Arg_value(self, node):
+        self.calls.append(("leave Arg.value", node))
+
+
+class HookedAndLeaving(Hooked):
+    def on_leave(self, node):
+        self.calls.append(("on_leave", node))
+        super().on_leave(node)
+
+
+@pytest.mark.parametrize("visitor", [Hooked, HookedAndLeaving])
+@pytest.mark.parametrize("source", modules())
+def test_visits_without_rebuilding_call_a_visitors_own_hooks(source, visitor):
+    module = cst.parse_module(source)
+    libcsts, fast = visitor(), visitor()
+    module.visit(libcsts)
+    with visits_without_rebuilding():
+        module.visit(fast)
+    assert len(fast.calls) == len(libcsts.calls)
+    assert all(a[0] == b[0] and a[1] is b[1] for a, b in zip(fast.calls, libcsts.calls))
+
+
 def test_visits_without_rebuilding_leave_transformers_to_libcst():
     class Rename(cst.CSTTransformer):
         def leave_Name(self, original, updated):
