@@ -207,7 +207,8 @@ class _NodeIndex:
 
     parents: Dict[cst.CSTNode, cst.CSTNode] = field(default_factory=dict)
     by_type: Dict[type, List[cst.CSTNode]] = field(default_factory=dict)  # in source order
-    order: Dict[cst.CSTNode, int] = field(default_factory=dict)  # each node's place in source order
+    # Beside each list of `by_type`, each node's place in source order, for merging lists.
+    places: Dict[type, List[int]] = field(default_factory=dict)
 
 
 class ModuleAnalysis:
@@ -242,21 +243,27 @@ class ModuleAnalysis:
     def nodes_of(self, *kinds: type) -> List[cst.CSTNode]:
         """The nodes of these types, in source order."""
         index = self._index
-        found = [node for kind, nodes in index.by_type.items() if issubclass(kind, kinds) for node in nodes]
-        return sorted(found, key=index.order.__getitem__)
+        types = [kind for kind in index.by_type if issubclass(kind, kinds)]
+        if len(types) == 1:
+            return list(index.by_type[types[0]])
+        placed = sorted((place, node) for kind in types for place, node in zip(index.places[kind], index.by_type[kind]))
+        return [node for _, node in placed]
 
     @cached_property
     def _index(self) -> _NodeIndex:
         index = _NodeIndex()
-        order, by_type, parents = index.order, index.by_type, index.parents  # (a million lookups saved)
+        by_type, places, parents = index.by_type, index.places, index.parents  # (a million lookups saved)
         stack: List[cst.CSTNode] = [self.module]
+        place = 0
         while stack:
             node = stack.pop()
-            order[node] = len(order)
             of_type = by_type.get(type(node))
             if of_type is None:
                 of_type = by_type[type(node)] = []
+                places[type(node)] = []
             of_type.append(node)
+            places[type(node)].append(place)
+            place += 1
             below = children(node)
             for child in below:
                 parents[child] = node
