@@ -365,10 +365,10 @@ class ModuleAnalysis:
             if not isinstance(self.parents.get(node), cst.Expr)  # a docstring's parent is an Expr
         ]
 
-    def strings_hold(self, texts: Sequence[str]) -> bool:
-        """Does a string literal in code hold one of ``texts``, in any case?"""
-        lowered = [text.lower() for text in texts]
-        return any(text in string_text(node).lower() for node in self.code_strings for text in lowered)
+    def strings_hold(self, text: str) -> bool:
+        """Does a string literal in code hold ``text``, in any case?"""
+        lowered = text.lower()
+        return any(lowered in string_text(node).lower() for node in self.code_strings)
 
     # -- call sites ---------------------------------------------------------------------
 

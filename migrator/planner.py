@@ -155,8 +155,9 @@ def offers(rule: Rule, analysis: ModuleAnalysis) -> bool:
     declares? ``migrator.screen`` passes LibCST only the modules some rule is offered."""
     return (
         analysis.holds_text(rule.needs)
+        and all(analysis.holds_text((text,)) for text in rule.needs_in_strings)
         and (not rule.needs_imports or analysis.imports_reach(rule.needs_imports))
-        and (not rule.needs_in_strings or analysis.strings_hold(rule.needs))
+        and all(analysis.strings_hold(text) for text in rule.needs_in_strings)
     )
 
 

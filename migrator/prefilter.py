@@ -39,7 +39,7 @@ class Declaration(NamedTuple):
     needs: Tuple[str, ...]
     reads_modules: bool  # it has an `@RULE.module` hook, offered modules without any call site
     needs_imports: Tuple[str, ...]  # that hook is offered only modules importing one of these
-    needs_in_strings: bool  # that hook is offered only modules with its needs in a string literal
+    needs_in_strings: Tuple[str, ...]  # that hook is offered only modules with each in a string literal
 
 
 @lru_cache(maxsize=None)
@@ -60,7 +60,7 @@ def declarations() -> Dict[str, Declaration]:
                 _strings(arguments["needs"], text, path),
                 MODULE_HOOK in text,
                 _strings(arguments.get("needs_imports", "()"), text, path),
-                _flag(arguments, "needs_in_strings", path),
+                _strings(arguments.get("needs_in_strings", "()"), text, path),
             )
     return found
 
@@ -108,19 +108,12 @@ def _constant(name: str, module_text: str, path: Path) -> str:
     return value.group(1) if value.group(1) is not None else value.group(2)
 
 
-def _flag(arguments: Dict[str, str], name: str, path: Path) -> bool:
-    value = arguments.get(name, "False").strip()
-    if value not in ("True", "False"):
-        raise ValueError(f"{path}: `{name}` must be written True or False")
-    return value == "True"
-
-
 class ModuleNeeds(NamedTuple):
     """What a module must hold for an enabled rule's module hook to be offered it."""
 
     texts: Tuple[bytes, ...]  # one of the rule's needs
     imports: Tuple[str, ...]  # an import reaching one of these modules (`migrator.screen.reaches`), if any
-    in_strings: bool  # one of `texts`, in any case, in a string literal in code
+    in_strings: Tuple[bytes, ...]  # each of these in the source and, in any case, in a string literal in code
 
 
 class Needs(NamedTuple):
@@ -140,17 +133,27 @@ def needed_texts(selected: Optional[FrozenSet[str]] = None, ignored: FrozenSet[s
     ]
     at_call_sites = {text.encode("ascii") for d in enabled if not d.reads_modules for text in d.needs}
     module_rules = {
-        ModuleNeeds(tuple(text.encode("ascii") for text in d.needs), d.needs_imports, d.needs_in_strings)
+        ModuleNeeds(_ascii(d.needs), d.needs_imports, _ascii(d.needs_in_strings))
         for d in enabled
         if d.reads_modules
     }
     return Needs(tuple(sorted(at_call_sites)), tuple(sorted(module_rules)))
 
 
+def _ascii(texts: Tuple[str, ...]) -> Tuple[bytes, ...]:
+    return tuple(text.encode("ascii") for text in texts)
+
+
+def holds(source: bytes, rule: ModuleNeeds) -> bool:
+    """Does ``source`` hold the texts a module rule needs: one of its needs, and each of the
+    texts its strings must hold?"""
+    return any(text in source for text in rule.texts) and all(text in source for text in rule.in_strings)
+
+
 def is_candidate(source: bytes, needs: Needs) -> bool:
     for rule in needs.module_rules:
         # Every import of a package spells its name (relative imports are the project's own).
-        if any(text in source for text in rule.texts) and (
+        if holds(source, rule) and (
             not rule.imports or any(module.split(".")[0].encode("ascii") in source for module in rule.imports)
         ):
             return True

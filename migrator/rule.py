@@ -174,9 +174,9 @@ class Rule:
     # openai.types.chat import ChatCompletion``, reaches ``openai.types.chat``; see
     # ``migrator.screen.reaches``), for a hook whose findings are qualified through them;
     needs_imports: Tuple[str, ...] = ()
-    # and a string literal in code (not a docstring) holding one of its needs, in any case, for
-    # a hook that reports only those.
-    needs_in_strings: bool = False
+    # and each of these texts in the source and, in any case, in a string literal in code (not
+    # a docstring), for a hook that reports only strings or what they are passed to.
+    needs_in_strings: Tuple[str, ...] = ()
     examples: Sequence[Example] = ()
     # Filled in by the registry from the module: its name and docstring.
     id: str = ""

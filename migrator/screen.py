@@ -9,8 +9,8 @@ first parsed with ``ast`` and passed on only if it holds what the engine offers 
   rules that act at call sites; or
 - for a module rule, one of its needs and all its declarations ask: an import reaching one of
   the modules it reads (``Rule.needs_imports``: ``from openai.types.chat import ...`` for
-  ``openai.types.chat``), a string literal in code (not a docstring) holding one of its needs
-  in any case (``Rule.needs_in_strings``).
+  ``openai.types.chat``), string literals in code (not docstrings) holding, in any case, each
+  text it reads them for (``Rule.needs_in_strings``).
 
 These are the engine's own gates (``ModuleAnalysis.call_sites`` and ``planner.offers``), so a
 file screened out is one LibCST would find nothing in. A file ``ast`` cannot parse goes to
@@ -25,7 +25,7 @@ import ast
 import warnings
 from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
-from migrator.prefilter import CALL_SITE_TEXT, Needs
+from migrator.prefilter import CALL_SITE_TEXT, Needs, holds
 
 # Resource accessors that wrap a method without changing what it is called with.
 RESPONSE_WRAPPERS = frozenset({"with_raw_response", "with_streaming_response"})
@@ -55,7 +55,7 @@ def legacy_method(attributes: Sequence[str]) -> Optional[Tuple[Tuple[str, ...], 
 
 def needs_libcst(source: bytes, needs: Needs) -> bool:
     """Could the enabled rules (whose texts are ``needs``) find anything in this candidate?"""
-    offered = [rule for rule in needs.module_rules if any(text in source for text in rule.texts)]
+    offered = [rule for rule in needs.module_rules if holds(source, rule)]
     if any(not rule.imports and not rule.in_strings for rule in offered):
         return True
     try:
@@ -82,7 +82,7 @@ def needs_libcst(source: bytes, needs: Needs) -> bool:
             value = node.value.decode("latin-1") if isinstance(node.value, bytes) else node.value
             strings.append(value.lower())
     return any(
-        (not rule.imports or reaches(imported, rule.imports)) and (not rule.in_strings or _held(rule.texts, strings))
+        (not rule.imports or reaches(imported, rule.imports)) and all(_held(text, strings) for text in rule.in_strings)
         for rule in offered
     )
 
@@ -111,10 +111,10 @@ def reaches(imported: Iterable[str], modules: Sequence[str]) -> bool:
     )
 
 
-def _held(texts: Sequence[bytes], strings: Sequence[str]) -> bool:
-    """Does one of ``strings`` hold one of ``texts``, in any case?"""
-    lowered = [text.decode("ascii").lower() for text in texts]
-    return any(text in string for string in strings for text in lowered)
+def _held(text: bytes, strings: Sequence[str]) -> bool:
+    """Does one of ``strings`` hold ``text``, in any case?"""
+    lowered = text.decode("ascii").lower()
+    return any(lowered in string for string in strings)
 
 
 def _is_legacy_call(call: ast.Call) -> bool:

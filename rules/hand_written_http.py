@@ -56,7 +56,7 @@ RULE = Rule(
     needs=(ENDPOINT,),
     # The HTTP libraries: what it reports is a call qualified through an import of one.
     needs_imports=("requests", "httpx", "aiohttp"),
-    needs_in_strings=True,
+    needs_in_strings=(ENDPOINT,),
     examples=[
         Example(
             before=(

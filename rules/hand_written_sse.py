@@ -49,7 +49,7 @@ RULE = Rule(
     title="Hand-written Chat Completions stream parsing",
     safety=FixSafety.MANUAL,
     needs=("[DONE]",),
-    needs_in_strings=True,
+    needs_in_strings=(SENTINEL, ENDPOINT),
     examples=[
         Example(
             before=(
@@ -67,9 +67,7 @@ RULE = Rule(
 
 @RULE.module
 def sentinels(analysis) -> List[Report]:
-    strings = analysis.code_strings
-    if not any(ENDPOINT in string_text(node).lower() for node in strings):
-        return []
+    strings = analysis.code_strings  # one of which names the endpoint: RULE.needs_in_strings
     return [
         Report(
             node,

@@ -85,6 +85,8 @@ SCREENED_OUT = (
     # The endpoint in a module that imports no HTTP library; openai types that are not Chat types.
     b"import json\nURL = 'https://api.openai.com/v1/chat/completions'\n",
     b"from openai.types.responses import Response\nfrom openai.types.beta import Assistant\n",
+    # The end of a stream, in a module whose code names no Chat Completions URL.
+    b"# read from chat/completions\nif line == b'data: [DONE]': pass\n",
 )
 
 
@@ -110,7 +112,7 @@ def test_candidates_without_what_any_rule_reads_are_not_parsed_with_libcst(sourc
         b"def f():\n    x = (c.chat).completions.with_raw_response.create()\n",
         b"def f(:\n    client.chat.completions.create()\n",  # Python cannot parse it: LibCST says why
         b"import httpx\nURL = f'{BASE}/v1/chat/completions'\n",
-        b"if line == b'data: [DONE]': pass\n",
+        b"URL = f'{BASE}/chat/completions'\nif line == b'data: [DONE]': pass\n",
     ],
 )
 def test_the_screen_passes_the_imports_legacy_calls_and_strings_rules_read_and_what_python_cannot_parse(source):
@@ -299,6 +301,11 @@ def test_a_parameter_whose_rule_is_not_selected_keeps_the_call_and_says_which_ru
             'from mylib import post\nURL = "https://api.openai.com/v1/chat/completions"\npost(URL)\n',
             [],
             id="endpoint-without-http-library",
+        ),
+        pytest.param(  # the end of a stream, with the endpoint only in a comment
+            "import httpx\n# streams from /v1/chat/completions\nif line == 'data: [DONE]':\n    pass\n",
+            [],
+            id="sentinel-without-endpoint-string",
         ),
         pytest.param(  # openai types, none of them Chat types: the rule reading those is not offered it
             'from openai.types.responses import Response\ndef f(r: "openai.types.responses.Response"): pass\n',
