@@ -18,7 +18,8 @@ call Chat Completions), downloaded once with `pip download --no-deps` into bench
 It prints ratios to those baselines, files and lines per second, peak memory (the largest
 resident set of the process and its workers, from `getrusage`) and candidate counts (what the
 prefilter lets through, and what the screen passes on to LibCST), as a
-Markdown table for README.md. Timings are wall-clock seconds of one run on this machine; only
+Markdown table for README.md. Each `migrator` figure is the run of median wall time of three
+(the parse baseline, minutes long, is run once); timings are seconds on this machine, and only
 the ratios travel. `--small` uses six of the packages (a tree a fifth the size) for a loaded
 machine; `--skip-parse` leaves out the LibCST baseline (minutes on a large tree).
 """
@@ -72,6 +73,7 @@ SMALL = ("django==5.1.4", "networkx==3.4.2", "openai-agents==0.0.19", "instructo
          "smolagents==1.9.2")
 CANDIDATE_MARKERS = (b"chat.completions", b"choices[0]")  # what makes a file candidate-heavy
 STARTUP_REPEATS = 9
+RUNS = 3  # of each `migrator` measure, the median of which is reported
 FINDING = re.compile(r"^\S.*:\d+:\d+: ")  # a finding line of `check`
 # The body of the console script pip writes for `migrator = "migrator.quick:main"`.
 CONSOLE_SCRIPT = "import sys; from migrator.quick import main; sys.argv[0] = 'migrator'; sys.exit(main())"
@@ -106,12 +108,18 @@ def main() -> None:
     baseline_text = text_search()
     parse = None if args.skip_parse else timed([sys.executable, str(BENCH / "parse_all.py"), str(TREE)])
     cache_dir = CACHE / "migrator_cache"
-    shutil.rmtree(cache_dir, ignore_errors=True)
-    cold = migrator(["check", str(TREE)], cache_dir)
-    warm = migrator(["check", str(TREE)], cache_dir)
-    diff = migrator(["diff", "--no-cache", str(TREE)])
-    jobs1 = migrator(["check", "--no-cache", "--jobs", "1", str(CANDIDATES)])
-    jobs2 = migrator(["check", "--no-cache", "--jobs", "2", str(CANDIDATES)])
+    colds = []
+    for _ in range(RUNS):
+        shutil.rmtree(cache_dir, ignore_errors=True)
+        colds.append(migrator(["check", str(TREE)], cache_dir))
+    cold = median(colds)
+    warm = median([migrator(["check", str(TREE)], cache_dir) for _ in range(RUNS)])
+    diff = median([migrator(["diff", "--no-cache", str(TREE)]) for _ in range(RUNS)])
+    jobs1s, jobs2s = [], []
+    for _ in range(RUNS):  # in turn, so that a change in the machine's speed touches both alike
+        jobs1s.append(migrator(["check", "--no-cache", "--jobs", "1", str(CANDIDATES)]))
+        jobs2s.append(migrator(["check", "--no-cache", "--jobs", "2", str(CANDIDATES)]))
+    jobs1, jobs2 = median(jobs1s), median(jobs2s)
 
     def row(name: str, measure: Measure, ratio: str, count: int = files, count_lines: int = lines) -> None:
         rows.append([name, f"{measure.seconds:.2f}", f"{measure.cpu:.2f}", ratio, f"{count / measure.seconds:,.1f}",
@@ -237,6 +245,11 @@ def timed(command: Sequence[str], env: Optional[Dict[str, str]] = None) -> Measu
     return Measure(seconds, cpu, peak_kb / 1024, returncode, stdout, stderr)
 
 
+def median(measures: Sequence[Measure]) -> Measure:
+    """The run of median wall time: on a shared machine one slow or one lucky run says little."""
+    return sorted(measures, key=lambda measure: measure.seconds)[len(measures) // 2]
+
+
 def migrator(args: Sequence[str], cache_dir: Optional[Path] = None) -> Measure:
     env = {"MIGRATOR_CACHE_DIR": str(cache_dir)} if cache_dir else {}
     return timed([sys.executable, "-m", "migrator", *args], env)
@@ -244,8 +257,9 @@ def migrator(args: Sequence[str], cache_dir: Optional[Path] = None) -> Measure:
 
 def text_search() -> tuple:
     if shutil.which("rg"):
-        return "`rg -l completions`", timed(["rg", "-l", "completions", str(TREE)])
-    return "`grep -rl completions` (no ripgrep here)", timed(["grep", "-rl", "--include=*.py", "completions", str(TREE)])
+        return "`rg -l completions`", median([timed(["rg", "-l", "completions", str(TREE)]) for _ in range(RUNS)])
+    command = ["grep", "-rl", "--include=*.py", "completions", str(TREE)]
+    return "`grep -rl completions` (no ripgrep here)", median([timed(command) for _ in range(RUNS)])
 
 
 def versus(measure: Measure, parse: Optional[Measure], text: Measure) -> str:
