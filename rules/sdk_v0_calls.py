@@ -50,7 +50,8 @@ RULE = Rule(
     title="openai<1.0 module API calls",
     safety=FixSafety.MANUAL,
     needs=("Completion",),
-    needs_imports=("openai",),
+    # The classes of V0_RESOURCES: `import openai` reaches them, `from openai import OpenAI` does not.
+    needs_imports=("openai.ChatCompletion", "openai.Completion"),
     examples=[
         Example(
             before=(

@@ -85,6 +85,8 @@ SCREENED_OUT = (
     # The endpoint in a module that imports no HTTP library; openai types that are not Chat types.
     b"import json\nURL = 'https://api.openai.com/v1/chat/completions'\n",
     b"from openai.types.responses import Response\nfrom openai.types.beta import Assistant\n",
+    # A class called Completion that is not openai's (the 1.0 client imported beside it).
+    b"from openai import OpenAI\nfrom .types import Completion\nprint(Completion.create())\n",
     # The end of a stream, in a module whose code names no Chat Completions URL.
     b"# read from chat/completions\nif line == b'data: [DONE]': pass\n",
 )

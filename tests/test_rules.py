@@ -47,3 +47,9 @@ def test_rule_has_examples_and_prefilter_text(rule):
     assert rule.needs, f"{rule.id} declares no text for the prefilter"
     for example in rule.examples:
         assert any(text in example.before for text in rule.needs), f"{rule.id}: prefilter would skip its example"
+
+
+def test_the_v0_rule_is_offered_the_modules_importing_the_classes_it_reports():
+    from migrator.rules import sdk_v0_calls
+
+    assert sdk_v0_calls.RULE.needs_imports == tuple(f"openai.{cls}" for cls in sdk_v0_calls.V0_RESOURCES)
