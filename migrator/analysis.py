@@ -303,6 +303,21 @@ class ModuleAnalysis:
                     found += [f"{module}.{alias.evaluated_name}" for alias in node.names]
         return found
 
+    def names_imported_from(self, packages: Sequence[str]) -> Optional[Set[str]]:
+        """The names the imports of these packages bind, anywhere in the module: ``requests`` for
+        ``import requests.adapters``, ``S`` for ``from requests import Session as S``; None when
+        one imports ``*``, which binds names the module does not spell."""
+        names: Set[str] = set()
+        for package in packages:
+            for node in self._imports_by_package.get(package, []):
+                if isinstance(node, cst.ImportFrom) and isinstance(node.names, cst.ImportStar):
+                    return None
+                for alias in node.names:  # type: ignore[union-attr]
+                    if isinstance(node, cst.Import) and get_full_name_for_node(alias.name).split(".")[0] != package:
+                        continue  # `import requests, json`: the other module
+                    names.add(alias.evaluated_alias or alias.evaluated_name.split(".")[0])
+        return names
+
     def imports_reach(self, modules: Sequence[str]) -> bool:
         """Does an import give the module access to one of ``modules`` or to something in it?
         No name is qualified as part of a module the imports do not reach."""

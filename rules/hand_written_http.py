@@ -38,7 +38,7 @@ Manual: the tool only reports. Only string literals in code count (not comments 
 docstrings), and only when they reach a call of one of these libraries.
 """
 
-from typing import Iterator, List, Set
+from typing import Iterator, List, Optional, Set
 
 import libcst as cst
 
@@ -90,6 +90,8 @@ RULE = Rule(
 
 @RULE.module
 def requests_by_hand(analysis) -> List[Report]:
+    if not _may_call_http(analysis):
+        return []  # spares resolving the names a URL is assigned to
     reports: List[Report] = []
     reported: Set[cst.Call] = set()
     for string in analysis.code_strings:
@@ -118,6 +120,30 @@ def _calls_taking(node: cst.CSTNode, analysis, seen: Set[cst.CSTNode]) -> Iterat
                 if read not in seen:
                     seen.add(read)
                     yield from _calls_taking(read, analysis, seen)
+
+
+def _may_call_http(analysis) -> bool:
+    """Could a call of the module be one `_is_http_call` accepts? Each is, or calls a method of
+    what is made by, a call of a name an HTTP library's import binds (``requests.post``,
+    ``httpx.AsyncClient()``), or of a parameter annotated with one: without such a call or
+    annotation, none is, and no name needs resolving."""
+    imported = analysis.names_imported_from(RULE.needs_imports)
+    if imported is None:
+        return True
+    calls = (_root_name(call.func) for call in analysis.nodes_of(cst.Call))
+    annotated = (
+        _root_name(param.annotation.annotation)
+        for param in analysis.nodes_of(cst.Param)
+        if param.annotation is not None and isinstance(param.annotation.annotation, (cst.Name, cst.Attribute))
+    )
+    return any(name in imported for name in (*calls, *annotated))
+
+
+def _root_name(node: cst.BaseExpression) -> Optional[str]:
+    """The name an expression starts from: ``httpx`` for ``httpx.AsyncClient().post``."""
+    while isinstance(node, (cst.Attribute, cst.Call, cst.Subscript)):
+        node = node.func if isinstance(node, cst.Call) else node.value
+    return node.value if isinstance(node, cst.Name) else None
 
 
 def _is_http_call(call: cst.Call, analysis) -> bool:

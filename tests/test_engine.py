@@ -304,6 +304,11 @@ def test_a_parameter_whose_rule_is_not_selected_keeps_the_call_and_says_which_ru
             [],
             id="endpoint-without-http-library",
         ),
+        pytest.param(  # the endpoint in a list of routes, in a module calling nothing of httpx's
+            'import httpx\nROUTES = ["/v1/chat/completions"]\ndef f(timeout: float | httpx.Timeout):\n    return ROUTES\n',
+            [],
+            id="endpoint-without-http-calls",
+        ),
         pytest.param(  # the end of a stream, with the endpoint only in a comment
             "import httpx\n# streams from /v1/chat/completions\nif line == 'data: [DONE]':\n    pass\n",
             [],
