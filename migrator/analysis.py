@@ -57,9 +57,13 @@ class CallSite:
     resource: Tuple[str, ...]  # what sits between receiver and method: ("beta", "chat", "completions")
     wrapper: Optional[str]  # "with_raw_response" / "with_streaming_response"
     traced: bool  # the receiver is provably an OpenAI client
-    position: CodeRange
     statement: cst.CSTNode  # the statement the call belongs to
     analysis: "ModuleAnalysis"  # for rules that need to ask more about the module
+
+    @property
+    def position(self) -> CodeRange:
+        # Asked only of calls with something to report: a module's positions cost a printing of it.
+        return self.analysis.positions[self.call]
 
     def argument(self, keyword: str) -> Optional[cst.Arg]:
         """The argument passed as ``keyword``; for an entry of an unpacked dict literal
@@ -401,8 +405,8 @@ class ModuleAnalysis:
                     receiver=receiver,
                     resource=resource,
                     wrapper=wrapper,
-                    traced=self.is_openai_client(receiver),
-                    position=self.positions[call],
+                    # Every way a receiver is proved a client goes through an import of openai.
+                    traced=self.imports_openai and self.is_openai_client(receiver),
                     statement=self.enclosing_statement(call),
                     analysis=self,
                 )

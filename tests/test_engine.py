@@ -304,6 +304,11 @@ def test_a_parameter_whose_rule_is_not_selected_keeps_the_call_and_says_which_ru
             [],
             id="endpoint-without-http-library",
         ),
+        pytest.param(  # a call shaped like a legacy one, on another SDK's client, in a module without openai
+            "from anthropic import Anthropic\nclient = Anthropic()\nclient.completions.create(prompt='Hi')\n",
+            [],
+            id="other-sdk-call-without-openai",
+        ),
         pytest.param(  # the endpoint in a list of routes, in a module calling nothing of httpx's
             'import httpx\nROUTES = ["/v1/chat/completions"]\ndef f(timeout: float | httpx.Timeout):\n    return ROUTES\n',
             [],
@@ -342,3 +347,4 @@ def test_module_rules_answer_without_scopes_where_no_answer_needs_them(source, r
     plan = plan_module(analysis, Options())
     assert [finding.rule for finding in plan.findings] == reported
     assert "scopes" not in vars(analysis)  # never resolved
+    assert reported or "positions" not in vars(analysis)  # nothing reported: the module never printed
