@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from contextlib import contextmanager
-from typing import Dict, Iterator, List, Mapping, Optional, Tuple
+from typing import Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -91,23 +91,25 @@ def expression_contexts(module: cst.Module) -> Dict[cst.CSTNode, ExpressionConte
     node types on the way down; this makes the same decisions in a loop over the nodes, without
     a visitor's hooks around each (a third of what resolving scopes costs)."""
     found: Dict[cst.CSTNode, ExpressionContext] = {}
-    stack: List[Tuple[cst.CSTNode, ExpressionContext]] = [(module, LOAD)]
-    while stack:
-        node, context = stack.pop()
-        kind = type(node)
-        if kind in _MARKED:
-            found[node] = context
-        parts = _CONTEXT_PARTS.get(kind)
-        if parts is None:
-            stack.extend((child, context) for child in children(node))
-        else:
+    # Sibling nodes in the same context, as one entry: most nodes pass theirs on unchanged.
+    pending: List[Tuple[Sequence[cst.CSTNode], ExpressionContext]] = [((module,), LOAD)]
+    while pending:
+        nodes, context = pending.pop()
+        for node in nodes:
+            kind = type(node)
+            if kind in _MARKED:
+                found[node] = context
+            parts = _CONTEXT_PARTS.get(kind)
+            if parts is None:
+                pending.append((children(node), context))
+                continue
             for field, part_context in parts:
-                value = getattr(node, field)
+                value = getattr(node, field)  # a node, a sequence of them, or None
                 inner = context if part_context is None else part_context
                 if isinstance(value, (tuple, list)):
-                    stack.extend((item, inner) for item in value)
-                elif isinstance(value, cst.CSTNode):
-                    stack.append((value, inner))
+                    pending.append((value, inner))
+                elif value is not None:
+                    pending.append(((value,), inner))
     return found
 
 
