@@ -24,7 +24,7 @@ from migrator.screen import needs_libcst
 from migrator.source import SourceError, decode_source, read_source, write_atomic
 
 if TYPE_CHECKING:
-    from concurrent.futures import Future
+    from concurrent.futures import Future, ProcessPoolExecutor
 
     import libcst as cst
 
@@ -173,16 +173,36 @@ def _results(
     needs = needed_texts(options.select, options.ignore)
     workers = min(jobs or os.cpu_count() or 1, len(files))
     if workers > 1 and len(files) >= PARALLEL_THRESHOLD:
-        from concurrent.futures import ProcessPoolExecutor
-
-        # The pool starts a worker process only when a candidate is submitted to it.
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        pool = _Pool(workers)
+        try:
             pipeline = _Pipeline(options, needs, cache, pool.submit)
             yield from _in_order(files, pipeline, candidates=CANDIDATES_PER_WORKER * workers, waiting=WAITING_FILES)
+        finally:
+            pool.shutdown()
     else:
         yield from _in_order(files, _Pipeline(options, needs, cache, _now), candidates=1, waiting=1)
     if cache:
         cache.save()
+
+
+class _Pool:
+    """Worker processes, started when the first candidate is submitted: a run whose files the
+    cache knows, or none of which is a candidate, loads no process pool at all."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._executor: Optional[ProcessPoolExecutor] = None
+
+    def submit(self, function: Callable[..., FileResult], *args: object) -> Future[FileResult]:
+        if self._executor is None:
+            from concurrent.futures import ProcessPoolExecutor
+
+            self._executor = ProcessPoolExecutor(max_workers=self.workers)
+        return self._executor.submit(function, *args)
+
+    def shutdown(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown()
 
 
 def _now(function: Callable[..., FileResult], *args: object) -> FileResult:

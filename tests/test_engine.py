@@ -154,6 +154,18 @@ def test_what_imports_bind_reaches_the_modules_above_and_below_it():
     assert not reaches(["openaix", "my.openai"], ("openai",))
 
 
+def test_a_run_without_candidates_starts_no_process_pool(tmp_path):
+    for number in range(12):  # enough files for a parallel run
+        (tmp_path / f"m{number}.py").write_text("def answer(question):\n    return 42\n")
+    program = (
+        "import sys\nfrom pathlib import Path\nfrom migrator.engine import run\n"
+        f"results = list(run([Path({str(tmp_path)!r})], jobs=2))\n"
+        "assert len(results) == 12 and not any(r.findings or r.error for r in results)\n"
+        "assert 'concurrent.futures.process' not in sys.modules, 'process pool loaded'\n"
+    )
+    subprocess.run([sys.executable, "-c", program], cwd=ROOT, check=True)
+
+
 def test_a_migration_that_changes_no_import_leaves_libcst_matchers_unloaded():
     # They cost more to load than LibCST itself, in every process that parses a candidate.
     program = (
