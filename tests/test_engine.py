@@ -154,6 +154,23 @@ def test_what_imports_bind_reaches_the_modules_above_and_below_it():
     assert not reaches(["openaix", "my.openai"], ("openai",))
 
 
+def test_the_cycle_collector_is_back_on_after_a_module_whatever_happened_to_it():
+    import gc
+
+    import libcst as cst
+
+    assert transform_source(CALL).changed and gc.isenabled()
+    with pytest.raises(cst.ParserSyntaxError):
+        transform_source(b"def f(:\n    client.chat.completions.create()\n")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        transform_source(CALL)
+        assert not gc.isenabled()  # a caller's choice is kept
+    finally:
+        gc.enable()
+
+
 def test_a_run_without_candidates_starts_no_process_pool(tmp_path):
     for number in range(12):  # enough files for a parallel run
         (tmp_path / f"m{number}.py").write_text("def answer(question):\n    return 42\n")
