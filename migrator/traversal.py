@@ -142,9 +142,9 @@ def _plan(visitor_class: type, node_class: type) -> Optional[Plan]:
     on_visit = own("on_visit") or (visit_hook and (lambda visitor, node: visit_hook(visitor, node) is not False))
     leave_hook = own(f"leave_{kind}")
     on_leave = own("on_leave") or leave_hook
+    enter, leave = own("on_visit_attribute"), own("on_leave_attribute")
     planned = []
     for name, visited_when_none in fields:
-        enter, leave = own("on_visit_attribute"), own("on_leave_attribute")
         planned.append((
             name,
             visited_when_none,
