@@ -378,11 +378,18 @@ class ModuleAnalysis:
     @cached_property
     def code_strings(self) -> List[Union[cst.SimpleString, cst.FormattedStringText]]:
         """String literals and f-string parts in code, in source order: not comments, not docstrings."""
-        return [
-            node
-            for node in self.nodes_of(cst.SimpleString, cst.FormattedStringText)
-            if not isinstance(self.parents.get(node), cst.Expr)  # a docstring's parent is an Expr
-        ]
+        return [node for node in self.nodes_of(cst.SimpleString, cst.FormattedStringText) if not self._is_docstring(node)]
+
+    def _is_docstring(self, node: cst.CSTNode) -> bool:
+        """Is ``node`` a string statement, or a part of one written in parts (``"a" "b"``), which
+        Python's parser reads as one constant, as the screen does? Parts beside an f-string are
+        parts of that f-string for Python: code."""
+        whole, parent = node, self.parents.get(node)
+        while isinstance(parent, cst.ConcatenatedString):
+            whole, parent = parent, self.parents.get(parent)
+        return isinstance(parent, cst.Expr) and (
+            whole is node or not any(isinstance(part, cst.FormattedString) for part in walk(whole))
+        )
 
     def strings_hold(self, text: str) -> bool:
         """Does a string literal in code hold ``text``, in any case?"""

@@ -144,6 +144,32 @@ def test_the_screen_reads_what_imports_bind_as_the_analysis_does(source):
     assert sorted(screened) == sorted(ModuleAnalysis(cst.parse_module(source)).imported)
 
 
+STRINGS = (
+    b'"""Posts to chat/completions."""  " and reads up to [DONE]"\n',  # a docstring written in two parts
+    b'("chat/completions"\n    "[DONE]")\n',
+    b'x = "a" "/chat/completions" f"{b}[DONE]"\n',
+    b'f"{x}/chat/completions" "[DONE]"\n',
+    b'"/chat/completions" f"{x}" "[DONE]"\n',
+    b"print(b'data: [DONE]', rb'/CHAT/COMPLETIONS')\n",
+)
+
+
+@pytest.mark.parametrize(
+    "source", [pytest.param(s, id=f"strings-{n}") for n, s in enumerate(STRINGS)]
+    + [pytest.param(case.before, id=case.id) for case in all_cases()],
+)
+@pytest.mark.parametrize("text", ["chat/completions", "[DONE]"])
+def test_the_screen_sees_every_string_in_code_the_analysis_sees(source, text):
+    import libcst as cst
+
+    from migrator.analysis import ModuleAnalysis
+    from migrator.prefilter import ModuleNeeds, Needs
+
+    held = text.encode() in source and ModuleAnalysis(cst.parse_module(source)).strings_hold(text)
+    rule = ModuleNeeds(texts=(text.encode(),), imports=(), in_strings=(text.encode(),))
+    assert not held or needs_libcst(source, Needs(at_call_sites=(), module_rules=(rule,)))
+
+
 def test_what_imports_bind_reaches_the_modules_above_and_below_it():
     from migrator.screen import reaches
 
