@@ -36,6 +36,11 @@ def test_every_legacy_call_goes_through_the_call_site_text():
     assert all(CALL_SITE_TEXT.decode() in resource for resource, _ in LEGACY_RESOURCES)
 
 
+def run_fresh(program: str) -> None:
+    """Run ``program`` in a new Python process (what it imports is its own), failing if it fails."""
+    subprocess.run([sys.executable, "-c", program], cwd=ROOT, check=True)
+
+
 def assert_prefilter_keeps(source: bytes, options: Options) -> None:
     """Each finding's rule, alone, must make the file a candidate that the screen passes to
     LibCST; so must all rules for a change."""
@@ -101,7 +106,7 @@ def test_candidates_without_what_any_rule_reads_are_not_parsed_with_libcst(sourc
         "assert result.output == result.source and not result.findings\n"
         "assert 'libcst' not in sys.modules, 'LibCST imported'\n"
     )
-    subprocess.run([sys.executable, "-c", program], cwd=ROOT, check=True)
+    run_fresh(program)
 
 
 @pytest.mark.parametrize(
@@ -206,7 +211,7 @@ def test_a_run_without_candidates_starts_no_process_pool(tmp_path):
         "assert len(results) == 12 and not any(r.findings or r.error for r in results)\n"
         "assert 'concurrent.futures.process' not in sys.modules, 'process pool loaded'\n"
     )
-    subprocess.run([sys.executable, "-c", program], cwd=ROOT, check=True)
+    run_fresh(program)
 
 
 def test_a_migration_that_changes_no_import_leaves_libcst_matchers_unloaded():
@@ -216,7 +221,7 @@ def test_a_migration_that_changes_no_import_leaves_libcst_matchers_unloaded():
         f"assert transform_source({CALL!r}).changed\n"
         "assert 'libcst.matchers' not in sys.modules, 'matchers imported'\n"
     )
-    subprocess.run([sys.executable, "-c", program], cwd=ROOT, check=True)
+    run_fresh(program)
 
 
 def test_bad_files_are_reported_and_the_run_goes_on(tmp_path):
