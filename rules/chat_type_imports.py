@@ -51,7 +51,8 @@ CHAT_TYPES_PARENT, _, CHAT_TYPES_NAME = CHAT_TYPES.rpartition(".")
 RULE = Rule(
     title="Chat types left in imports and annotations",
     safety=FixSafety.MANUAL,
-    needs=("openai.types",),
+    # How the types are spelt: `openai.types.chat...`, or `types.chat...` after `from openai import types`.
+    needs=("openai.types", "types.chat"),
     needs_imports=("openai.types.chat", "openai.types.shared", "openai.types.shared_params"),
     examples=[
         Example(
