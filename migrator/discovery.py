@@ -228,15 +228,15 @@ class _IgnoreFile(NamedTuple):
         return relpath.replace(os.sep, "/")
 
 
-def _is_ignored(ignore_files: Sequence[_IgnoreFile], abs_path: str, is_dir: bool) -> bool:
-    """Whether the last pattern matching `abs_path` ignores it.
+def _is_ignored(directory: "_Directory", name: str, is_dir: bool) -> bool:
+    """Whether the last pattern matching the entry `name` of `directory` ignores it.
 
-    `ignore_files` are ordered from lowest to highest precedence: `.git/info/exclude`,
-    then `.gitignore` files from the repository root down to the path's directory.
+    Its ignore files are ordered from lowest to highest precedence: `.git/info/exclude`,
+    then `.gitignore` files from the repository root down to the directory.
     """
     ignored = False
-    for ignore_file in ignore_files:
-        relpath = ignore_file.relative(abs_path)
+    for ignore_file, prefix in zip(directory.ignore_files, directory.ignore_prefixes):
+        relpath = prefix + name
         if ignore_file.any_pattern.fullmatch(relpath) is None:
             continue
         for pattern in ignore_file.patterns:
@@ -309,6 +309,9 @@ class _Directory(NamedTuple):
     real: str  # its real path
     real_prefix: str  # the same with a trailing separator
     ignore_files: Tuple[_IgnoreFile, ...]  # those that apply to its entries
+    # For each of them, the directory relative to its base, `/`-separated, with a trailing `/`
+    # (empty for the base itself): an entry's path for its patterns is this and its name.
+    ignore_prefixes: Tuple[str, ...]
     entries: Iterator[os.DirEntry[str]]  # sorted by name
 
 
@@ -370,7 +373,7 @@ class _Walker:
                 abs_path = directory.abs_prefix + name
                 # Most runs have no --exclude and most directories no ignore patterns: no matching then.
                 if (self.exclude or directory.ignore_files) and (
-                    self._is_excluded(abs_path) or _is_ignored(directory.ignore_files, abs_path, is_dir)
+                    self._is_excluded(abs_path) or _is_ignored(directory, name, is_dir)
                 ):
                     continue
                 if entry.is_symlink():
@@ -433,6 +436,7 @@ class _Walker:
             real=real,
             real_prefix=os.path.join(real, ""),
             ignore_files=ignore_files,
+            ignore_prefixes=tuple("" if abs_path == f.base else f.relative(abs_path) + "/" for f in ignore_files),
             entries=iter(entries),
         )
 
