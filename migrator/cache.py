@@ -31,7 +31,6 @@ import importlib.util
 import json
 import os
 import sys
-import tempfile
 import time
 import typing
 from functools import lru_cache
@@ -289,6 +288,8 @@ def _type_hints(cls: type) -> Dict[str, Any]:
 
 def _write_atomic(target: Path, data: bytes) -> None:
     """Write through a temporary file in the same folder: a reader sees all of it or none."""
+    import tempfile  # here: a warm run writes nothing, and tempfile loads several modules
+
     descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=".", suffix=".tmp")
     try:
         with os.fdopen(descriptor, "wb") as file:

@@ -43,11 +43,14 @@ class Run:
 
 def collect(run: Run) -> List[FileResult]:
     from migrator import engine
-    from migrator.cache import open_cache
 
     if run.reads_stdin:
         return [transform_stdin(run.options)]
-    cache = open_cache(run.options) if run.use_cache else None
+    cache = None
+    if run.use_cache:
+        from migrator.cache import open_cache  # hashing and JSON: a --no-cache run loads neither
+
+        cache = open_cache(run.options)
     results = engine.run(run.paths, run.options, run.exclude, run.jobs, cache=cache)
     return run.output.collect((without_idle_source(result) for result in results), total=results.total)
 

@@ -89,6 +89,15 @@ def test_other_plain_checks_are_run_by_the_session_without_typer(tree: Path, arg
     assert completed.stdout.splitlines()[-1] == "True []"
 
 
+def test_a_check_without_the_cache_loads_none_of_it(tree: Path) -> None:
+    code = (
+        "import sys; from migrator.quick import quick_check; quick_check(['check', '--no-cache', 'call.py']);"
+        "print('migrator.cache' in sys.modules)"
+    )
+    completed = subprocess.run([sys.executable, "-c", code], cwd=tree, env=ENV, capture_output=True, text=True)
+    assert completed.stdout.splitlines()[-1] == "False"
+
+
 @pytest.mark.parametrize(
     "args",
     [[], ["diff", "plain.py"], ["check", "-"], ["check", "--select", "tool_calls", "plain.py"],
