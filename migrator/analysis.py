@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple, Union
+from typing import Collection, Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node, parse_template_expression
@@ -17,6 +17,7 @@ from libcst.metadata import (
     Assignment,
     CodeRange,
     ComprehensionScope,
+    QualifiedName,
     QualifiedNameSource,
     Scope,
 )
@@ -430,20 +431,21 @@ class ModuleAnalysis:
     def qualified(self, node: cst.CSTNode, imported_only: bool = False) -> Set[str]:
         """The qualified names ``node`` may stand for; with ``imported_only``, only those it
         takes from an import (``requests.post``), not local ones."""
-        # What QualifiedNameProvider gives, without its walk of the whole module.
-        scope = self.scopes.get(node)
-        names = scope.get_qualified_names_for(node) if scope is not None else ()
-        return {q.name for q in names if not imported_only or q.source is QualifiedNameSource.IMPORT}
+        return {q.name for q in self._qualified_names(node) if not imported_only or q.source is QualifiedNameSource.IMPORT}
 
     def imported_as(self, node: cst.CSTNode) -> Set[str]:
         """The qualified names ``node`` stands for when each binding it may have comes from an
         import; none when one does not: in ``openai = Groq()``, ``openai`` is no module, even
         beside an ``import openai``."""
-        scope = self.scopes.get(node)
-        names = scope.get_qualified_names_for(node) if scope is not None else ()
+        names = self._qualified_names(node)
         if any(q.source is not QualifiedNameSource.IMPORT for q in names):
             return set()
         return {q.name for q in names}
+
+    def _qualified_names(self, node: cst.CSTNode) -> Collection[QualifiedName]:
+        # What QualifiedNameProvider gives, without its walk of the whole module.
+        scope = self.scopes.get(node)
+        return scope.get_qualified_names_for(node) if scope is not None else ()
 
     def is_openai_client(self, expr: cst.BaseExpression, _seen: Optional[Set[int]] = None) -> bool:
         """True when ``expr`` is provably an OpenAI client (or the ``openai`` module)."""
