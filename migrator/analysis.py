@@ -224,10 +224,6 @@ class ModuleAnalysis:
         self.options = options  # the run's options, for hooks whose decision depends on them
         self.source = module.bytes if source is None else source  # what the module was parsed from
 
-    def holds_text(self, texts: Sequence[str]) -> bool:
-        """Does the module's source hold one of ``texts`` (ASCII, as every source encoding spells it)?"""
-        return any(text.encode("ascii") in self.source for text in texts)
-
     # Metadata is computed on first use: a module read only by rules that report outside any
     # call (``@RULE.module``) often needs no scopes at all, and scopes cost several parses.
     @cached_property

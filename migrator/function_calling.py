@@ -20,7 +20,6 @@ import libcst as cst
 
 from migrator.analysis import CallSite
 from migrator.rule import Block, UseRewrite
-from migrator.traversal import children
 from migrator.shapes import (
     code_of,
     dict_entries,
@@ -32,6 +31,7 @@ from migrator.shapes import (
     separator,
     string_like,
 )
+from migrator.traversal import children
 
 # Every function call of a Response, and whether there is one. ``{base}`` is the Response.
 FUNCTION_CALLS = '[item for item in {base}.output if item.type == "function_call"]'

@@ -15,6 +15,7 @@ from libcst.metadata import CodeRange
 
 from migrator.analysis import CALL, AnnotationUse, CallSite, ModuleAnalysis, ResultUse
 from migrator.model import Confidence, Finding, Options
+from migrator.prefilter import ModuleNeeds, holds
 from migrator.registry import all_rules
 from migrator.rule import Block, GuardHook, ParameterHook, Report, Retarget, Rewrite, Rule, UseRewrite
 from migrator.shapes import code_of, dict_entries, literal_string, one_line, separator, string_like
@@ -154,8 +155,7 @@ def offers(rule: Rule, analysis: ModuleAnalysis) -> bool:
     """Is the module one the rule's module hooks may find something in, by what the rule
     declares? ``migrator.screen`` passes LibCST only the modules some rule is offered."""
     return (
-        analysis.holds_text(rule.needs)
-        and all(analysis.holds_text((text,)) for text in rule.needs_in_strings)
+        holds(analysis.source, ModuleNeeds.declared(rule.needs, rule.needs_imports, rule.needs_in_strings))
         and (not rule.needs_imports or analysis.imports_reach(rule.needs_imports))
         and all(analysis.strings_hold(text) for text in rule.needs_in_strings)
     )

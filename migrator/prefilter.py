@@ -115,6 +115,11 @@ class ModuleNeeds(NamedTuple):
     imports: Tuple[str, ...]  # an import reaching one of these modules (`migrator.screen.reaches`), if any
     in_strings: Tuple[bytes, ...]  # each of these in the source and, in any case, in a string literal in code
 
+    @classmethod
+    def declared(cls, needs: Tuple[str, ...], imports: Tuple[str, ...], in_strings: Tuple[str, ...]) -> "ModuleNeeds":
+        """From a rule's ``needs``, ``needs_imports`` and ``needs_in_strings``."""
+        return cls(_ascii(needs), imports, _ascii(in_strings))
+
 
 class Needs(NamedTuple):
     """What a candidate holds: `CALL_SITE_TEXT` and one of `at_call_sites`, or what one of
@@ -133,7 +138,7 @@ def needed_texts(selected: Optional[FrozenSet[str]] = None, ignored: FrozenSet[s
     ]
     at_call_sites = {text.encode("ascii") for d in enabled if not d.reads_modules for text in d.needs}
     module_rules = {
-        ModuleNeeds(_ascii(d.needs), d.needs_imports, _ascii(d.needs_in_strings))
+        ModuleNeeds.declared(d.needs, d.needs_imports, d.needs_in_strings)
         for d in enabled
         if d.reads_modules
     }
