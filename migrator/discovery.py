@@ -209,14 +209,42 @@ def _bracket_to_regex(glob: str, start: int) -> Tuple[str, int]:
     return prefix + "".join(members) + "]", i + 1
 
 
+class _Screen(NamedTuple):
+    """Tells at least every entry of one kind (files, or directories) that one of a gitignore's
+    patterns matches: most entries match none, which two regular expressions tell faster than
+    each pattern in turn."""
+
+    names: Optional[re.Pattern[str]]  # the patterns without a slash, matched against an entry's name
+    paths: Optional[re.Pattern[str]]  # the others, against its path from the gitignore's directory
+
+    @classmethod
+    def of(cls, patterns: Sequence[IgnorePattern]) -> "_Screen":
+        def alternatives(anchored: bool) -> Optional[re.Pattern[str]]:
+            chosen = [f"(?:{p.regex.pattern})" for p in patterns if p.anchored is anchored]
+            return re.compile("|".join(chosen), re.DOTALL) if chosen else None
+
+        return cls(names=alternatives(anchored=False), paths=alternatives(anchored=True))
+
+    def may_match(self, name: str, prefix: str) -> bool:
+        """Whether a pattern may match the entry `name` of the directory at `prefix` (its path
+        from the gitignore's directory, with a trailing `/`, or empty)."""
+        return (self.names is not None and self.names.fullmatch(name) is not None) or (
+            self.paths is not None and self.paths.fullmatch(prefix + name) is not None
+        )
+
+    @property
+    def is_empty(self) -> bool:
+        return self.names is None and self.paths is None
+
+
 class _IgnoreFile(NamedTuple):
     """The patterns of one gitignore file and the directory they are relative to."""
 
     base: str  # absolute directory, without a trailing separator
     patterns: Tuple[IgnorePattern, ...]
-    # Matches (at least) every path, relative to `base`, that one of the patterns matches: most
-    # paths match none, which one regular expression tells faster than each pattern in turn.
-    any_pattern: re.Pattern[str]
+    # Most gitignore lines name directories (`build/`): a file is screened by the others only.
+    files: _Screen
+    directories: _Screen
 
     def relative(self, abs_path: str) -> str:
         """`abs_path` (a descendant of `base`) relative to `base`, `/`-separated."""
@@ -228,18 +256,40 @@ class _IgnoreFile(NamedTuple):
         return relpath.replace(os.sep, "/")
 
 
-def _is_ignored(directory: "_Directory", name: str, is_dir: bool) -> bool:
-    """Whether the last pattern matching the entry `name` of `directory` ignores it.
+class _Applying(NamedTuple):
+    """An ignore file as it applies to the entries of one kind in one directory."""
 
-    Its ignore files are ordered from lowest to highest precedence: `.git/info/exclude`,
-    then `.gitignore` files from the repository root down to the directory.
+    screen: _Screen
+    patterns: Tuple[IgnorePattern, ...]
+    # The directory relative to the ignore file's, `/`-separated, with a trailing `/` (empty
+    # for that directory itself): an entry's path for the patterns is this and its name.
+    prefix: str
+
+
+def _applying(ignore_files: Sequence[_IgnoreFile], abs_path: str, to_directories: bool) -> Tuple[_Applying, ...]:
+    """How `ignore_files` apply to the entries of one kind in the directory `abs_path`: those
+    with a pattern for that kind, in order."""
+    applying = []
+    for ignore_file in ignore_files:
+        screen = ignore_file.directories if to_directories else ignore_file.files
+        if not screen.is_empty:
+            prefix = "" if abs_path == ignore_file.base else ignore_file.relative(abs_path) + "/"
+            applying.append(_Applying(screen, ignore_file.patterns, prefix))
+    return tuple(applying)
+
+
+def _is_ignored(applying: Sequence[_Applying], name: str, is_dir: bool) -> bool:
+    """Whether the last pattern matching the entry `name` ignores it.
+
+    `applying` is ordered from lowest to highest precedence: `.git/info/exclude`, then
+    `.gitignore` files from the repository root down to the entry's directory.
     """
     ignored = False
-    for ignore_file, prefix in zip(directory.ignore_files, directory.ignore_prefixes):
-        relpath = prefix + name
-        if ignore_file.any_pattern.fullmatch(relpath) is None:
+    for screen, patterns, prefix in applying:
+        if not screen.may_match(name, prefix):
             continue
-        for pattern in ignore_file.patterns:
+        relpath = prefix + name
+        for pattern in patterns:
             if pattern.matches(relpath, is_dir):
                 ignored = not pattern.negated
     return ignored
@@ -257,10 +307,12 @@ def _read_ignore_file(file: str, base: str) -> Optional[_IgnoreFile]:
     patterns = tuple(parse_gitignore(data.decode("utf-8", "surrogateescape")))
     if not patterns:
         return None
-    # A pattern without a slash matches the last part of the path: whatever comes before it.
-    alternatives = (p.regex.pattern if p.anchored else f"(?:.*/)?(?:{p.regex.pattern})" for p in patterns)
-    any_pattern = re.compile("|".join(f"(?:{alternative})" for alternative in alternatives), re.DOTALL)
-    return _IgnoreFile(base=base, patterns=patterns, any_pattern=any_pattern)
+    return _IgnoreFile(
+        base=base,
+        patterns=patterns,
+        files=_Screen.of([pattern for pattern in patterns if not pattern.dir_only]),
+        directories=_Screen.of(patterns),
+    )
 
 
 def _repository_root(directory: str) -> Optional[str]:
@@ -309,9 +361,10 @@ class _Directory(NamedTuple):
     real: str  # its real path
     real_prefix: str  # the same with a trailing separator
     ignore_files: Tuple[_IgnoreFile, ...]  # those that apply to its entries
-    # For each of them, the directory relative to its base, `/`-separated, with a trailing `/`
-    # (empty for the base itself): an entry's path for its patterns is this and its name.
-    ignore_prefixes: Tuple[str, ...]
+    # Those of them with patterns for files, and for directories, as they apply here: most
+    # directories have no ignore file applying to their files.
+    file_ignores: Tuple[_Applying, ...]
+    directory_ignores: Tuple[_Applying, ...]
     entries: Iterator[os.DirEntry[str]]  # sorted by name
 
 
@@ -371,10 +424,9 @@ class _Walker:
                 elif not name.endswith(SOURCE_SUFFIXES):
                     continue
                 abs_path = directory.abs_prefix + name
-                # Most runs have no --exclude and most directories no ignore patterns: no matching then.
-                if (self.exclude or directory.ignore_files) and (
-                    self._is_excluded(abs_path) or _is_ignored(directory, name, is_dir)
-                ):
+                # Most runs have no --exclude, and most files no ignore pattern for files: no matching then.
+                ignores = directory.directory_ignores if is_dir else directory.file_ignores
+                if (self.exclude or ignores) and (self._is_excluded(abs_path) or _is_ignored(ignores, name, is_dir)):
                     continue
                 if entry.is_symlink():
                     real = os.path.realpath(entry.path)
@@ -436,7 +488,8 @@ class _Walker:
             real=real,
             real_prefix=os.path.join(real, ""),
             ignore_files=ignore_files,
-            ignore_prefixes=tuple("" if abs_path == f.base else f.relative(abs_path) + "/" for f in ignore_files),
+            file_ignores=_applying(ignore_files, abs_path, to_directories=False),
+            directory_ignores=_applying(ignore_files, abs_path, to_directories=True),
             entries=iter(entries),
         )
 

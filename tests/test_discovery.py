@@ -163,59 +163,74 @@ def test_exclude_glob_is_relative_to_the_cwd_not_the_argument(monkeypatch):
 # --- gitignore -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "pattern, path, is_dir, ignored",
-    [
-        ("*.py", "a.py", False, True),
-        ("*.py", "deep/dir/a.py", False, True),  # no slash: a name at any depth
-        ("*.py", "a.pyc", False, False),
-        ("a.py", "sub/a.py", False, True),
-        ("/a.py", "a.py", False, True),  # leading slash anchors
-        ("/a.py", "sub/a.py", False, False),
-        ("sub/a.py", "sub/a.py", False, True),  # a middle slash anchors too
-        ("sub/a.py", "x/sub/a.py", False, False),
-        ("gen/", "gen", True, True),  # trailing slash: directories only
-        ("gen/", "gen", False, False),
-        ("gen", "gen", False, True),
-        ("sub/*.py", "sub/a.py", False, True),
-        ("sub/*.py", "sub/deeper/a.py", False, False),  # `*` stops at `/`
-        ("a?.py", "ab.py", False, True),
-        ("a?.py", "a.py", False, False),
-        ("x/a?b.py", "x/a/b.py", False, False),  # `?` does not match `/`
-        ("a[0-9].py", "a5.py", False, True),
-        ("a[0-9].py", "ax.py", False, False),
-        ("a[!0-9].py", "ax.py", False, True),
-        ("a[!0-9].py", "a5.py", False, False),
-        ("a[^0-9].py", "a5.py", False, False),
-        ("a[]].py", "a].py", False, True),  # `]` first in a bracket is literal
-        ("a[-x].py", "a-.py", False, True),
-        ("a[.py", "a[.py", False, True),  # an unclosed `[` is literal
-        ("**/gen", "gen", True, True),  # leading `**/`: in all directories
-        ("**/gen", "a/b/gen", True, True),
-        ("**/gen/a.py", "x/gen/a.py", False, True),
-        ("logs/**", "logs/a/b.py", False, True),  # trailing `/**`: everything inside
-        ("logs/**", "logs", True, False),
-        ("a/**/b.py", "a/b.py", False, True),  # `/**/`: zero or more directories
-        ("a/**/b.py", "a/x/y/b.py", False, True),
-        ("a/**/b.py", "ab.py", False, False),
-        ("a**b.py", "axyb.py", False, True),  # other `**` is a plain `*`
-        ("a**b.py", "ax/yb.py", False, False),
-        ("*", ".hidden.py", False, True),  # `*` matches a leading dot in gitignore
-        ("\\#a.py", "#a.py", False, True),  # escaped comment character
-        ("\\!a.py", "!a.py", False, True),  # escaped negation character
-        ("a\\*.py", "a*.py", False, True),
-        ("a\\*.py", "ab.py", False, False),
-        ("a.py   ", "a.py", False, True),  # trailing spaces are dropped
-        ("a.py\\ ", "a.py ", False, True),  # unless escaped
-        ("a.py\\ ", "a.py", False, False),
-        ("a.py\r", "a.py", False, True),  # a CRLF file
-        ("a+(b).py", "a+(b).py", False, True),  # regex characters are literal
-    ],
-)
+PATTERN_CASES = [
+    ("*.py", "a.py", False, True),
+    ("*.py", "deep/dir/a.py", False, True),  # no slash: a name at any depth
+    ("*.py", "a.pyc", False, False),
+    ("a.py", "sub/a.py", False, True),
+    ("/a.py", "a.py", False, True),  # leading slash anchors
+    ("/a.py", "sub/a.py", False, False),
+    ("sub/a.py", "sub/a.py", False, True),  # a middle slash anchors too
+    ("sub/a.py", "x/sub/a.py", False, False),
+    ("gen/", "gen", True, True),  # trailing slash: directories only
+    ("gen/", "gen", False, False),
+    ("gen", "gen", False, True),
+    ("sub/*.py", "sub/a.py", False, True),
+    ("sub/*.py", "sub/deeper/a.py", False, False),  # `*` stops at `/`
+    ("a?.py", "ab.py", False, True),
+    ("a?.py", "a.py", False, False),
+    ("x/a?b.py", "x/a/b.py", False, False),  # `?` does not match `/`
+    ("a[0-9].py", "a5.py", False, True),
+    ("a[0-9].py", "ax.py", False, False),
+    ("a[!0-9].py", "ax.py", False, True),
+    ("a[!0-9].py", "a5.py", False, False),
+    ("a[^0-9].py", "a5.py", False, False),
+    ("a[]].py", "a].py", False, True),  # `]` first in a bracket is literal
+    ("a[-x].py", "a-.py", False, True),
+    ("a[.py", "a[.py", False, True),  # an unclosed `[` is literal
+    ("**/gen", "gen", True, True),  # leading `**/`: in all directories
+    ("**/gen", "a/b/gen", True, True),
+    ("**/gen/a.py", "x/gen/a.py", False, True),
+    ("logs/**", "logs/a/b.py", False, True),  # trailing `/**`: everything inside
+    ("logs/**", "logs", True, False),
+    ("a/**/b.py", "a/b.py", False, True),  # `/**/`: zero or more directories
+    ("a/**/b.py", "a/x/y/b.py", False, True),
+    ("a/**/b.py", "ab.py", False, False),
+    ("a**b.py", "axyb.py", False, True),  # other `**` is a plain `*`
+    ("a**b.py", "ax/yb.py", False, False),
+    ("*", ".hidden.py", False, True),  # `*` matches a leading dot in gitignore
+    ("\\#a.py", "#a.py", False, True),  # escaped comment character
+    ("\\!a.py", "!a.py", False, True),  # escaped negation character
+    ("a\\*.py", "a*.py", False, True),
+    ("a\\*.py", "ab.py", False, False),
+    ("a.py   ", "a.py", False, True),  # trailing spaces are dropped
+    ("a.py\\ ", "a.py ", False, True),  # unless escaped
+    ("a.py\\ ", "a.py", False, False),
+    ("a.py\r", "a.py", False, True),  # a CRLF file
+    ("a+(b).py", "a+(b).py", False, True),  # regex characters are literal
+]
+
+
+@pytest.mark.parametrize("pattern, path, is_dir, ignored", PATTERN_CASES)
 def test_gitignore_pattern(pattern, path, is_dir, ignored):
     patterns = parse_gitignore(pattern)
     assert len(patterns) == 1
     assert patterns[0].matches(path, is_dir) is ignored
+
+
+@pytest.mark.parametrize("pattern, path, is_dir, ignored", PATTERN_CASES)
+def test_an_ignore_file_screens_in_every_entry_its_patterns_match(pattern, path, is_dir, ignored):
+    """The walk matches an entry against an ignore file's patterns only if its screens let it through."""
+    write("ignore", f"*.log\n{pattern}\nunrelated/\n")
+    ignore_file = discovery._read_ignore_file("ignore", os.getcwd())
+    prefix, _, name = path.rpartition("/")
+    screen = ignore_file.directories if is_dir else ignore_file.files
+    assert screen.may_match(name, prefix + "/" if prefix else "") or not ignored
+
+
+def test_a_file_is_matched_only_against_patterns_for_files():
+    write("ignore", "build/\n__pycache__/\n")
+    assert discovery._read_ignore_file("ignore", os.getcwd()).files.is_empty
 
 
 @pytest.mark.parametrize("line", ["", "   ", "# comment", "#a.py", "/", "[z-a]"])
