@@ -6,19 +6,19 @@ Everything printed goes through `Output`, which knows the two streams and the us
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, List, Mapping, Optional, Sequence, Tuple
-
-from rich.console import Console
-from rich.text import Text
+from typing import TYPE_CHECKING, Iterable, List, Mapping, Optional, Sequence, TextIO, Tuple
 
 from migrator.diffing import diff_path
 from migrator.model import FileResult, Finding, Options
+
 if TYPE_CHECKING:
+    from rich.console import Console
     from rich.progress import Progress
     from rich.table import Table
 
@@ -28,6 +28,14 @@ PROGRESS_DELAY = 0.3  # seconds: a run faster than this shows no progress bar
 STDIN = Path("-")  # the path `-` stands for standard input, and names it in output
 
 DIFF_LINE_STYLES = (("+++", "bold"), ("---", "bold"), ("@@", "cyan"), ("+", "green"), ("-", "red"))
+# The control characters rich drops from any text it prints (bell, backspace, vertical tab,
+# form feed, carriage return): a `\r` of a CRLF file quoted in a message among them.
+DROPPED_CONTROLS = dict.fromkeys((7, 8, 11, 12, 13))
+TAB_SIZE = 8
+# Either makes rich treat a stream that is not a terminal as one (https://force-color.org/).
+TERMINAL_OVERRIDES = ("FORCE_COLOR", "TTY_COMPATIBLE")
+
+Span = Tuple[str, str]  # a piece of a line, and its style ("" for none)
 
 
 def shown(path: Path) -> str:
@@ -74,6 +82,73 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
+class Stream:
+    """stdout or stderr, written in lines of styled pieces: through rich on a terminal (colour,
+    progress bars); elsewhere as plain text, which is what rich writes there too, less the cost
+    of importing it (a third of a warm `check`'s start-up). Both get the text with the control
+    characters rich drops removed and tabs expanded, so that rich has nothing left to change in
+    it: tests/test_render.py compares the two."""
+
+    def __init__(self, stderr: bool, no_color: bool) -> None:
+        self._stderr = stderr
+        self._no_color = no_color
+        self._console: Optional[Console] = None
+
+    @property
+    def file(self) -> TextIO:
+        """Looked up when written to, as rich does: a test or a caller may have replaced it."""
+        return sys.stderr if self._stderr else sys.stdout
+
+    @property
+    def is_plain(self) -> bool:
+        """Certainly not a terminal for rich: not a TTY, and no variable says to treat it as one."""
+        try:
+            is_tty = self.file.isatty()
+        except (AttributeError, ValueError):  # no such method, or closed
+            is_tty = False
+        return not is_tty and not any(name in os.environ for name in TERMINAL_OVERRIDES)
+
+    @property
+    def console(self) -> Console:
+        if self._console is None:
+            from rich.console import Console
+
+            # soft_wrap: a finding or diff line must stay one line whatever the terminal width.
+            self._console = Console(stderr=self._stderr, no_color=self._no_color, highlight=False, soft_wrap=True)
+        return self._console
+
+    @property
+    def is_terminal(self) -> bool:
+        return not self.is_plain and self.console.is_terminal
+
+    def line(self, *spans: Span) -> None:
+        printable = _printable(spans)
+        if self.is_plain:
+            file = self.file
+            file.write("".join(text for text, _ in printable) + "\n")
+            file.flush()  # as rich does: lines of stdout and stderr sent to one pipe stay in order
+        else:
+            from rich.text import Text
+
+            self.console.print(Text.assemble(*printable))
+
+
+def _printable(spans: Sequence[Span]) -> List[Span]:
+    """The pieces of a line less the control characters rich drops, tabs expanded from the
+    start of the line (rich counts terminal cells, this code points: after a wide character a
+    tab stops at another column)."""
+    printable = []
+    column = 0
+    for text, style in spans:
+        text = text.translate(DROPPED_CONTROLS)
+        if "\t" in text:  # expanded where the piece starts: after a stand-in for what precedes it
+            text = ("." * column + text).expandtabs(TAB_SIZE)[column:]
+        line_start = text.rfind("\n") + 1
+        column = column + len(text) if line_start == 0 else len(text) - line_start
+        printable.append((text, style))
+    return printable
+
+
 class Output:
     """The two streams and the user's choices about them.
 
@@ -85,10 +160,8 @@ class Output:
         self.quiet = quiet
         self.verbose = verbose
         self.no_color = no_color
-        # soft_wrap: a finding or diff line must stay one line whatever the terminal width.
-        self.stdout = Console(no_color=no_color, highlight=False, soft_wrap=True)
-        self.stderr = Console(stderr=True, no_color=no_color, highlight=False, soft_wrap=True)
-
+        self.stdout = Stream(stderr=False, no_color=no_color)
+        self.stderr = Stream(stderr=True, no_color=no_color)
 
     # --- progress and per-file notes -------------------------------------------------
 
@@ -103,7 +176,7 @@ class Output:
             for result in results:
                 collected.append(result)
                 if bar is None and time.monotonic() - started >= PROGRESS_DELAY:
-                    bar = progress_bar(self.stderr, total)
+                    bar = progress_bar(self.stderr.console, total)
                 if bar is not None:
                     bar.update(bar.task_ids[0], completed=len(collected), path=shown(result.path))
         finally:
@@ -125,34 +198,32 @@ class Output:
                 note = "unchanged"
             if result.findings:
                 note += f", {plural(len(result.findings), 'finding')}"
-            self.stderr.print(Text(f"{shown(result.path)}: {note}", style="dim"))
+            self.stderr.line((f"{shown(result.path)}: {note}", "dim"))
 
     def errors(self, results: Sequence[FileResult]) -> None:
         """Files that could not be processed, whatever -q says: they are why the exit code is 2."""
         for result in results:
             if result.error is not None:
-                line = Text(f"{shown(result.path)}: ", style="bold")
-                line.append("error: ", style="bold red")
-                line.append(result.error)
-                self.stderr.print(line)
+                self.stderr.line((f"{shown(result.path)}: ", "bold"), ("error: ", "bold red"), (result.error, ""))
 
     def refuse_dirty(self, paths: Sequence[Path]) -> None:
         """Why `apply` wrote nothing: files it would change have uncommitted changes."""
-        line = Text("error: ", style="bold red")
-        line.append(f"not writing anything: {plural(len(paths), 'file')} to change with uncommitted changes ")
-        line.append("(commit or stash them, or pass --allow-dirty):")
-        self.stderr.print(line)
+        self.stderr.line(
+            ("error: ", "bold red"),
+            (f"not writing anything: {plural(len(paths), 'file')} to change with uncommitted changes ", ""),
+            ("(commit or stash them, or pass --allow-dirty):", ""),
+        )
         for path in paths:
-            self.stderr.print(Text(f"  {shown(path)}"))
+            self.stderr.line((f"  {shown(path)}", ""))
 
     # --- findings ---------------------------------------------------------------------
 
-    def findings(self, results: Sequence[FileResult], console: Console, manual_only: bool = False) -> None:
+    def findings(self, results: Sequence[FileResult], stream: Stream, manual_only: bool = False) -> None:
         """`path:line:col: RULE-ID [*] message`, sorted by path then position."""
         for path, finding in sorted_findings(results):
             if manual_only and finding.fixable:
                 continue
-            console.print(finding_line(path, finding))
+            stream.line(*finding_line(path, finding))
 
     def document(self, text: str) -> None:
         """A machine-readable report (JSON, SARIF, annotations) on stdout, exactly as given."""
@@ -163,14 +234,14 @@ class Output:
 
     def diff(self, patch: bytes) -> None:
         """A unified diff: coloured on a terminal, else the exact bytes (the files' own encoding)."""
-        if not (self.stdout.is_terminal and self.stdout.color_system and not self.no_color):
+        if not (self.stdout.is_terminal and self.stdout.console.color_system and not self.no_color):
             sys.stdout.flush()
             sys.stdout.buffer.write(patch)
             sys.stdout.buffer.flush()
             return
         for line in patch.decode("utf-8", "replace").splitlines():
             style = next((style for prefix, style in DIFF_LINE_STYLES if line.startswith(prefix)), "")
-            self.stdout.print(Text(line, style=style))
+            self.stdout.line((line, style))
 
     # --- summaries --------------------------------------------------------------------
 
@@ -179,7 +250,7 @@ class Output:
         if not self.quiet:
             for line in lines:
                 if line:
-                    self.stderr.print(Text(line))
+                    self.stderr.line((line, ""))
 
 
 def progress_bar(console: Console, total: Optional[int]) -> Progress:
@@ -223,12 +294,11 @@ def sorted_findings(results: Sequence[FileResult]) -> List[Tuple[str, Finding]]:
     return sorted(lines, key=lambda item: (item[0], item[1].sort_key()))
 
 
-def finding_line(path: str, finding: Finding) -> Text:
-    line = Text(f"{location(path, finding)}: ", style="bold")
-    line.append(finding.rule, style="red")
+def finding_line(path: str, finding: Finding) -> List[Span]:
+    line = [(f"{location(path, finding)}: ", "bold"), (finding.rule, "red")]
     if finding.fixable:
-        line.append(" [*]", style="cyan")
-    line.append(f" {finding.message}")
+        line.append((" [*]", "cyan"))
+    line.append((f" {finding.message}", ""))
     return line
 
 

@@ -10,6 +10,8 @@ from typing import List
 
 import pytest
 
+from migrator.render import TERMINAL_OVERRIDES
+
 ROOT = Path(__file__).resolve().parent.parent
 CALL = (ROOT / "fixtures/chat_completions_create/simple_call/before.py").read_bytes()
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}  # the tests run in other folders
@@ -80,12 +82,13 @@ def test_files_without_candidates_are_answered_without_typer_rich_or_libcst(tree
      ["check", "--no-color", "--no-cache", "."]],
     ids=" ".join,
 )
-def test_other_plain_checks_are_run_by_the_session_without_typer(tree: Path, args: List[str]) -> None:
+def test_other_plain_checks_are_run_by_the_session_without_typer_or_rich_when_piped(tree: Path, args: List[str]) -> None:
     code = (
         f"import sys; from migrator.quick import quick_check; code = quick_check({args!r});"
-        "print(code is not None, [name for name in ('typer', 'pydantic') if name in sys.modules])"
+        "print(code is not None, [name for name in ('typer', 'pydantic', 'rich') if name in sys.modules])"
     )
-    completed = subprocess.run([sys.executable, "-c", code], cwd=tree, env=ENV, capture_output=True, text=True)
+    piped = {name: value for name, value in ENV.items() if name not in TERMINAL_OVERRIDES}
+    completed = subprocess.run([sys.executable, "-c", code], cwd=tree, env=piped, capture_output=True, text=True)
     assert completed.stdout.splitlines()[-1] == "True []"
 
 
