@@ -8,6 +8,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from migrator import source
 from migrator.source import SourceError, decode_source, read_source, source_encoding, write_atomic
@@ -132,6 +134,33 @@ def test_ascii_incompatible_cookie_is_an_error():
     # CPython refuses these too: the cookie itself could not be read in them.
     with pytest.raises(SourceError, match="^bad encoding declaration: utf-16 is not ASCII-compatible$"):
         decode_source(b"# coding: utf-16\nx = 1\n")
+
+
+# Lines that make tokenize's reading of a header differ: cookies, blank and comment lines, a BOM,
+# bytes that are not UTF-8, and code.
+HEADER_PIECES = st.sampled_from(
+    [b"# coding: latin-1", b"# -*- coding: utf-8 -*-", b"#coding=klingon", b"# vim: fileencoding=cp1252",
+     b"# encoding", b"coding", b"", b"   ", b"#!/usr/bin/env python", b"x = 1", b"\xe9", b"\xc3\xa9",
+     b"\xef\xbb\xbf", b"\r", b"\n", b"\f"]
+)
+
+
+@given(pieces=st.lists(st.tuples(HEADER_PIECES, st.sampled_from([b"\n", b"\r\n", b"\r", b""])), max_size=5))
+def test_the_encoding_is_what_tokenize_says_whether_or_not_it_is_asked(pieces):
+    data = b"".join(piece + end for piece, end in pieces)
+
+    def answer(function):
+        try:
+            return function(data)
+        except SourceError as error:
+            return f"error: {error}"
+
+    assert answer(source_encoding) == answer(source._declared_encoding)
+
+
+def test_a_source_declaring_no_encoding_is_read_without_tokenize():
+    assert source._declares_no_encoding(b"#!/usr/bin/env python\nimport os\n")
+    assert not source._declares_no_encoding(b"#!/usr/bin/env python\n# -*- coding: latin-1 -*-\n")
 
 
 # --- writing ---------------------------------------------------------------------------
