@@ -29,9 +29,9 @@ import fnmatch
 import os
 import posixpath
 import re
+from collections import namedtuple
 from operator import attrgetter
 from pathlib import Path
-from typing import Generator, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
 from migrator.source import describe_os_error
 
@@ -62,13 +62,18 @@ SKIPPED_DIR_SUFFIXES = (".egg-info",)
 VENV_MARKER = "pyvenv.cfg"  # every virtualenv has one, whatever it is called
 
 
-# Records are NamedTuples, not dataclasses: `migrator check` on a few files loads this module,
-# and the dataclasses module (with inspect) would add half of Python's own start-up to it.
-class DiscoveryError(NamedTuple):
-    """A path that could not be walked or processed, and why."""
+TYPE_CHECKING = False  # see migrator/quick.py: a check without candidates does not import typing
+if TYPE_CHECKING:
+    from typing import Generator, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
-    path: Path
-    reason: str
+
+# Records are named tuples, neither dataclasses nor typing's NamedTuple: `migrator check` on a
+# few files loads this module, and the dataclasses module (with inspect) would add half of
+# Python's own start-up to it; typing's, a sixth.
+class DiscoveryError(namedtuple("DiscoveryError", ["path", "reason"])):
+    """A path (a `Path`) that could not be walked or processed, and why (a `str`)."""
+
+    __slots__ = ()
 
     def __str__(self) -> str:
         return f"{self.path}: {self.reason}"
@@ -89,13 +94,20 @@ def discover(paths: Sequence[Path], exclude: Sequence[str] = ()) -> Iterator[Uni
 # --- gitignore ---------------------------------------------------------------
 
 
-class IgnorePattern(NamedTuple):
+class IgnorePattern(
+    namedtuple(
+        "IgnorePattern",
+        [
+            "regex",  # the pattern, compiled
+            "negated",  # `!pattern`: re-include what an earlier pattern ignored
+            "dir_only",  # `pattern/`: matches directories only
+            "anchored",  # contains a `/`: matched against the path from the gitignore's directory
+        ],
+    )
+):
     """One line of a gitignore file."""
 
-    regex: re.Pattern[str]
-    negated: bool  # `!pattern`: re-include what an earlier pattern ignored
-    dir_only: bool  # `pattern/`: matches directories only
-    anchored: bool  # contains a `/`: matched against the path from the gitignore's directory
+    __slots__ = ()
 
     def matches(self, relpath: str, is_dir: bool) -> bool:
         """Whether the pattern matches `relpath` (relative to its gitignore's directory, `/`-separated)."""
@@ -209,13 +221,20 @@ def _bracket_to_regex(glob: str, start: int) -> Tuple[str, int]:
     return prefix + "".join(members) + "]", i + 1
 
 
-class _Screen(NamedTuple):
+class _Screen(
+    namedtuple(
+        "_Screen",
+        [
+            "names",  # the patterns without a slash, matched against an entry's name (or None)
+            "paths",  # the others, against its path from the gitignore's directory (or None)
+        ],
+    )
+):
     """Tells at least every entry of one kind (files, or directories) that one of a gitignore's
     patterns matches: most entries match none, which two regular expressions tell faster than
     each pattern in turn."""
 
-    names: Optional[re.Pattern[str]]  # the patterns without a slash, matched against an entry's name
-    paths: Optional[re.Pattern[str]]  # the others, against its path from the gitignore's directory
+    __slots__ = ()
 
     @classmethod
     def of(cls, patterns: Sequence[IgnorePattern]) -> "_Screen":
@@ -237,14 +256,22 @@ class _Screen(NamedTuple):
         return self.names is None and self.paths is None
 
 
-class _IgnoreFile(NamedTuple):
+class _IgnoreFile(
+    namedtuple(
+        "_IgnoreFile",
+        [
+            "base",  # absolute directory, without a trailing separator
+            "patterns",  # the `IgnorePattern`s, in order
+            # The `_Screen`s of each kind of entry. Most gitignore lines name directories
+            # (`build/`): a file is screened by the others only.
+            "files",
+            "directories",
+        ],
+    )
+):
     """The patterns of one gitignore file and the directory they are relative to."""
 
-    base: str  # absolute directory, without a trailing separator
-    patterns: Tuple[IgnorePattern, ...]
-    # Most gitignore lines name directories (`build/`): a file is screened by the others only.
-    files: _Screen
-    directories: _Screen
+    __slots__ = ()
 
     def relative(self, abs_path: str) -> str:
         """`abs_path` (a descendant of `base`) relative to `base`, `/`-separated."""
@@ -256,14 +283,21 @@ class _IgnoreFile(NamedTuple):
         return relpath.replace(os.sep, "/")
 
 
-class _Applying(NamedTuple):
+class _Applying(
+    namedtuple(
+        "_Applying",
+        [
+            "screen",  # the ignore file's `_Screen` for that kind
+            "patterns",  # its `IgnorePattern`s
+            # The directory relative to the ignore file's, `/`-separated, with a trailing `/`
+            # (empty for that directory itself): an entry's path for the patterns is this and its name.
+            "prefix",
+        ],
+    )
+):
     """An ignore file as it applies to the entries of one kind in one directory."""
 
-    screen: _Screen
-    patterns: Tuple[IgnorePattern, ...]
-    # The directory relative to the ignore file's, `/`-separated, with a trailing `/` (empty
-    # for that directory itself): an entry's path for the patterns is this and its name.
-    prefix: str
+    __slots__ = ()
 
 
 def _applying(ignore_files: Sequence[_IgnoreFile], abs_path: str, to_directories: bool) -> Tuple[_Applying, ...]:
@@ -353,19 +387,26 @@ def _inherited_ignore_files(root: str) -> List[Tuple[str, str]]:
 # --- walking -----------------------------------------------------------------
 
 
-class _Directory(NamedTuple):
+class _Directory(
+    namedtuple(
+        "_Directory",
+        [
+            "path",  # spelled from the argument
+            "abs_prefix",  # its absolute path with a trailing separator, to append entry names to
+            "real",  # its real path
+            "real_prefix",  # the same with a trailing separator
+            "ignore_files",  # the `_IgnoreFile`s that apply to its entries
+            # Those of them with patterns for files, and for directories, as they apply here
+            # (`_Applying`s): most directories have no ignore file applying to their files.
+            "file_ignores",
+            "directory_ignores",
+            "entries",  # an iterator of its `os.DirEntry`s, sorted by name
+        ],
+    )
+):
     """A directory being walked, with its entries still to visit."""
 
-    path: Path  # spelled from the argument
-    abs_prefix: str  # its absolute path with a trailing separator, to append entry names to
-    real: str  # its real path
-    real_prefix: str  # the same with a trailing separator
-    ignore_files: Tuple[_IgnoreFile, ...]  # those that apply to its entries
-    # Those of them with patterns for files, and for directories, as they apply here: most
-    # directories have no ignore file applying to their files.
-    file_ignores: Tuple[_Applying, ...]
-    directory_ignores: Tuple[_Applying, ...]
-    entries: Iterator[os.DirEntry[str]]  # sorted by name
+    __slots__ = ()
 
 
 class _Walker:

@@ -19,11 +19,15 @@ own start-up.
 from __future__ import annotations
 
 import re
+from collections import namedtuple
 from functools import lru_cache
-from pathlib import Path
-from typing import Dict, FrozenSet, NamedTuple, Optional, Tuple
 
 from migrator.registry import rules_folder
+
+TYPE_CHECKING = False  # see migrator/quick.py: a check without candidates does not import typing
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Dict, FrozenSet, Optional, Tuple
 
 
 # Every legacy call's method path ends in a `completions` attribute (screen.LEGACY_RESOURCES).
@@ -33,13 +37,20 @@ RULE_DEFINITION = "\nRULE = Rule("
 MODULE_HOOK = "\n@RULE.module\n"
 
 
-class Declaration(NamedTuple):
+class Declaration(
+    namedtuple(
+        "Declaration",
+        [
+            "needs",  # the texts, a tuple of str
+            "reads_modules",  # it has an `@RULE.module` hook, offered modules without any call site
+            "needs_imports",  # that hook is offered only modules importing one of these modules
+            "needs_in_strings",  # that hook is offered only modules with each of these in a string literal
+        ],
+    )
+):
     """What the prefilter knows of a rule, read from its file."""
 
-    needs: Tuple[str, ...]
-    reads_modules: bool  # it has an `@RULE.module` hook, offered modules without any call site
-    needs_imports: Tuple[str, ...]  # that hook is offered only modules importing one of these
-    needs_in_strings: Tuple[str, ...]  # that hook is offered only modules with each in a string literal
+    __slots__ = ()
 
 
 @lru_cache(maxsize=None)
@@ -108,12 +119,19 @@ def _constant(name: str, module_text: str, path: Path) -> str:
     return value.group(1) if value.group(1) is not None else value.group(2)
 
 
-class ModuleNeeds(NamedTuple):
+class ModuleNeeds(
+    namedtuple(
+        "ModuleNeeds",
+        [
+            "texts",  # one of the rule's needs (bytes)
+            "imports",  # an import reaching one of these modules (`migrator.screen.reaches`), if any
+            "in_strings",  # each of these (bytes) in the source and, in any case, in a string literal in code
+        ],
+    )
+):
     """What a module must hold for an enabled rule's module hook to be offered it."""
 
-    texts: Tuple[bytes, ...]  # one of the rule's needs
-    imports: Tuple[str, ...]  # an import reaching one of these modules (`migrator.screen.reaches`), if any
-    in_strings: Tuple[bytes, ...]  # each of these in the source and, in any case, in a string literal in code
+    __slots__ = ()
 
     @classmethod
     def declared(cls, needs: Tuple[str, ...], imports: Tuple[str, ...], in_strings: Tuple[str, ...]) -> "ModuleNeeds":
@@ -121,12 +139,19 @@ class ModuleNeeds(NamedTuple):
         return cls(_ascii(needs), imports, _ascii(in_strings))
 
 
-class Needs(NamedTuple):
+class Needs(
+    namedtuple(
+        "Needs",
+        [
+            "at_call_sites",  # needs (bytes) of the enabled rules that act only at call sites
+            "module_rules",  # the `ModuleNeeds` of the enabled rules that read whole modules
+        ],
+    )
+):
     """What a candidate holds: `CALL_SITE_TEXT` and one of `at_call_sites`, or what one of
     `module_rules` needs."""
 
-    at_call_sites: Tuple[bytes, ...]  # needs of the enabled rules that act only at call sites
-    module_rules: Tuple[ModuleNeeds, ...]  # those of the enabled rules that read whole modules
+    __slots__ = ()
 
 
 def needed_texts(selected: Optional[FrozenSet[str]] = None, ignored: FrozenSet[str] = frozenset()) -> Needs:

@@ -9,9 +9,11 @@ from __future__ import annotations
 import sys
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Dict
 
+TYPE_CHECKING = False  # see migrator/quick.py: a check without candidates does not import typing
 if TYPE_CHECKING:
+    from typing import Dict
+
     from migrator.rule import Rule
 
 PACKAGE = "migrator.rules"
