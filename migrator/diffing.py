@@ -10,7 +10,6 @@ to a binary stdout): a latin-1 file's diff has latin-1 bytes in it, as
 
 from __future__ import annotations
 
-import difflib
 import io
 import os
 import re
@@ -48,6 +47,8 @@ def unified_diff_bytes(
     """
     if before == after:
         return b""
+    import difflib  # here: `check` loads this module for `diff_path` alone
+
     name = os.fsencode(PurePath(relpath).as_posix()).decode(_BYTES_AS_TEXT)
     # As git does: a tab after a name with a space in it tells `patch` where the name ends.
     name_end = "\t" if " " in name else ""

@@ -12,7 +12,6 @@ from __future__ import annotations
 import gc
 import os
 import re
-import traceback
 from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -333,6 +332,8 @@ def _describe(error: Exception) -> str:
     syntax_error = _syntax_error_message(error)
     if syntax_error is not None:
         return syntax_error
+    import traceback  # here: most runs have no internal error to describe
+
     frames = traceback.extract_tb(error.__traceback__)[-3:]
     where = "; ".join(f"{Path(f.filename).name}:{f.lineno} in {f.name}" for f in frames)
     return f"internal error: {type(error).__name__}: {error} ({where})"

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from migrator import diffing
 from migrator.diffing import DiffError, diff_path, unified_diff, unified_diff_bytes
 
 GIT = shutil.which("git")
@@ -160,7 +159,7 @@ def test_a_diff_that_does_not_parse_is_an_internal_error(monkeypatch):
     def truncated_hunk(*args, **kwargs):
         yield from ["--- a/m.py\n", "+++ b/m.py\n", "@@ -1,2 +1,2 @@\n", "-a\n"]
 
-    monkeypatch.setattr(diffing.difflib, "unified_diff", truncated_hunk)
+    monkeypatch.setattr("difflib.unified_diff", truncated_hunk)
     with pytest.raises(DiffError, match="does not parse"):
         unified_diff_bytes("m.py", b"a\n", b"b\n")
 
@@ -170,6 +169,6 @@ def test_a_diff_with_unexpected_counts_is_an_internal_error(monkeypatch):
         for name in ("m.py", "n.py"):
             yield from [f"--- a/{name}\n", f"+++ b/{name}\n", "@@ -1 +1 @@\n", "-a\n", "+b\n"]
 
-    monkeypatch.setattr(diffing.difflib, "unified_diff", two_files)
+    monkeypatch.setattr("difflib.unified_diff", two_files)
     with pytest.raises(DiffError, match=r"\(files, added, removed\) = \(2, 2, 2\)"):
         unified_diff_bytes("m.py", b"a\n", b"b\n")
