@@ -95,7 +95,7 @@ class Stream:
         self._console: Optional[Console] = None
 
     @property
-    def file(self) -> TextIO:
+    def file(self) -> Optional[TextIO]:
         """Looked up when written to, as rich does: a test or a caller may have replaced it."""
         return sys.stderr if self._stderr else sys.stdout
 
@@ -125,6 +125,8 @@ class Stream:
         printable = _printable(spans)
         if self.is_plain:
             file = self.file
+            if file is None:  # no such stream (pythonw): rich writes nowhere too
+                return
             file.write("".join(text for text, _ in printable) + "\n")
             file.flush()  # as rich does: lines of stdout and stderr sent to one pipe stay in order
         else:

@@ -79,3 +79,8 @@ def test_a_terminal_is_no_plain_stream(monkeypatch):
 
     monkeypatch.setattr("sys.stdout", Terminal())
     assert not Stream(stderr=False, no_color=True).is_plain
+
+
+def test_a_missing_stream_is_written_nowhere(monkeypatch):
+    monkeypatch.setattr("sys.stdout", None)
+    Stream(stderr=False, no_color=True).line(("a.py:1:1: rule", ""))
