@@ -17,11 +17,14 @@ call Chat Completions), downloaded once with `pip download --no-deps` into bench
 
 It prints ratios to those baselines, files and lines per second, peak memory (the largest
 resident set of the process and its workers, from `getrusage`) and candidate counts (what the
-prefilter lets through, and what the screen passes on to LibCST), as a
-Markdown table for README.md. Each figure is the run of median wall time of three (of nine for
-the text search and the warm check, which take a fraction of a second; the parse baseline,
-minutes long, is run once); timings are seconds on this machine, and only the ratios travel. `--small` uses six of the packages (a tree a fifth the size) for a loaded
-machine; `--skip-parse` leaves out the LibCST baseline (minutes on a large tree).
+prefilter lets through, and what the screen passes on to LibCST), as a Markdown table for
+README.md. Each figure is the run of median wall time of three (of nine for the text search and
+the warm check, which take a fraction of a second; the parse baseline, minutes long, is run
+once); timings are seconds on this machine, and only the ratios travel. Run it from a plain
+install (`pip install .`): an editable one's finder runs at every start of Python, and the
+start-up section says so when it finds one. `--small` uses six of the packages (a tree a fifth
+the size) for a loaded machine; `--skip-parse` leaves out the LibCST baseline (minutes on a
+large tree).
 """
 
 from __future__ import annotations
