@@ -1,0 +1,253 @@
+"""Reaching definitions: each case marks reads with ``# NAME <- LINES``, the lines of the
+bindings of NAME that may hold when that line's read of NAME runs (none: unreachable)."""
+
+import re
+import textwrap
+
+import libcst as cst
+import pytest
+
+from migrator.metadata import Positions, resolve_scopes
+from migrator.semantic.reaching import ReachingDefinitions
+
+MARK = re.compile(r"#\s*(\w+)\s*<-\s*([\d ,]*)$")
+
+CASES = {
+    "rebinding": """
+        r = 1
+        print(r)  # r <- 1
+        r = 2
+        print(r)  # r <- 3
+    """,
+    "if_else_joins": """
+        if c:
+            r = 1
+        else:
+            r = 2
+        print(r)  # r <- 2, 4
+    """,
+    "if_without_else_keeps_the_earlier_binding": """
+        r = 0
+        if c:
+            r = 1
+        print(r)  # r <- 1, 3
+    """,
+    "elif_chain": """
+        if a:
+            r = 1
+        elif b:
+            r = 2
+        print(r)  # r <- 2, 4
+    """,
+    "del_unbinds": """
+        r = 1
+        del r
+        r = 2
+        print(r)  # r <- 3
+    """,
+    "loop_carries_the_last_iteration": """
+        r = None
+        for x in xs:
+            print(r)  # r <- 1, 4
+            r = x
+        print(r)  # r <- 1, 4
+    """,
+    "continue_and_break": """
+        for i in xs:
+            if i:
+                r = 1
+                continue
+            print(r)  # r <- 3
+            r = 2
+            break
+        print(r)  # r <- 3, 6
+    """,
+    "for_else_runs_when_the_loop_ends": """
+        r = 0
+        for i in xs:
+            r = 1
+            break
+        else:
+            r = 2
+        print(r)  # r <- 3, 6
+    """,
+    "while_true_leaves_by_break_only": """
+        r = 0
+        while True:
+            r = 1
+            if c:
+                break
+            r = 2
+        print(r)  # r <- 3
+    """,
+    "while_loop_test_sees_every_iteration": """
+        r = 0
+        while r:  # r <- 1, 3
+            r = 1
+        print(r)  # r <- 1, 3
+    """,
+    "except_starts_from_any_point_of_the_body": """
+        r = 0
+        try:
+            r = 1
+            r = 2
+        except E:
+            print(r)  # r <- 1, 3, 4
+        print(r)  # r <- 1, 3, 4
+    """,
+    "try_else": """
+        try:
+            r = 1
+        except E:
+            r = 2
+        else:
+            print(r)  # r <- 2
+        print(r)  # r <- 2, 4
+    """,
+    "finally_binding_reaches_past_a_break": """
+        while True:
+            try:
+                r = 1
+                break
+            finally:
+                r = 2
+        print(r)  # r <- 6
+    """,
+    "return_ends_the_path": """
+        def f(a):
+            if a:
+                r = 1
+                return r  # r <- 3
+            r = 2
+            return r  # r <- 5
+            print(r)  # r <-
+    """,
+    "raise_ends_the_path": """
+        r = 1
+        if c:
+            r = 2
+            raise E
+        print(r)  # r <- 1
+    """,
+    "parameters_bind_at_entry": """
+        def f(a):
+            print(a)  # a <- 1
+            a = 2
+            print(a)  # a <- 3
+    """,
+    "augmented_assignment_reads_then_binds": """
+        n = 0
+        n += 1  # n <- 1
+        print(n)  # n <- 2
+    """,
+    "walrus_is_seen_in_its_own_statement": """
+        if (m := f()) and m.x:  # m <- 1
+            print(m)  # m <- 1
+    """,
+    "with_may_swallow_an_exception": """
+        r = 0
+        with suppress(E):
+            r = 1
+            r = 2
+        print(r)  # r <- 1, 3, 4
+    """,
+    "with_target": """
+        with open(p) as f:
+            print(f)  # f <- 1
+    """,
+    "match_cases": """
+        r = 0
+        match v:
+            case 1:
+                r = 1
+            case [x] if x:
+                r = x
+        print(r)  # r <- 1, 4, 6
+    """,
+    "except_name_is_unbound_after_the_clause": """
+        e = 1
+        try:
+            pass
+        except E as e:
+            pass
+        print(e)  # e <- 1
+    """,
+    "comprehension_runs_at_once": """
+        r = 1
+        xs = [r for _ in ys]  # r <- 1
+        r = 2
+    """,
+    "nested_function_sees_every_binding": """
+        r = 1
+        def f():
+            return r  # r <- 1, 4
+        r = 2
+    """,
+    "generator_expression_runs_later": """
+        r = 1
+        g = (r for _ in ys)  # r <- 1, 3
+        r = 2
+    """,
+    "global_from_a_function_is_not_followed": """
+        r = 1
+        def f():
+            global r
+            r = 2
+        f()
+        print(r)  # r <- 1, 4
+    """,
+    "class_body_runs_at_once": """
+        r = 1
+        class C:
+            x = r  # r <- 1
+        r = 2
+    """,
+    "annotation_without_value_binds_nothing": """
+        r: int
+        r = 1
+        print(r)  # r <- 2
+    """,
+}
+
+
+@pytest.mark.parametrize("source", CASES.values(), ids=CASES.keys())
+def test_reaching_definitions(source):
+    source = textwrap.dedent(source).lstrip("\n")
+    module = cst.parse_module(source)
+    reaching = ReachingDefinitions(module, resolve_scopes(module))
+    positions = Positions(module)
+    reads_by_line = {}
+    for node in _names(module):
+        if reaching.reaching(node) or node in reaching._reaching:
+            reads_by_line.setdefault((positions[node].start.line, node.value), node)
+    checked = 0
+    for number, line in enumerate(source.splitlines(), start=1):
+        mark = MARK.search(line)
+        if mark is None:
+            continue
+        name, lines = mark.group(1), mark.group(2)
+        read = reads_by_line[(number, name)]
+        found = sorted(positions[binding.node].start.line for binding in reaching.reaching(read))
+        assert found == [int(n) for n in re.findall(r"\d+", lines)], f"line {number}: {line.strip()}"
+        checked += 1
+    assert checked
+
+
+def test_reads_reached_by_a_binding():
+    source = "r = 1\nprint(r)\nr = 2\nprint(r)\nr += 1\n"
+    module = cst.parse_module(source)
+    scopes = resolve_scopes(module)
+    reaching = ReachingDefinitions(module, scopes)
+    positions = Positions(module)
+    first, second, _ = sorted(scopes[module].assignments["r"], key=lambda b: positions[b.node].start.line)
+    assert [positions[n].start.line for n in reaching.reads_reached_by(first)] == [2]
+    assert sorted(positions[n].start.line for n in reaching.reads_reached_by(second)) == [4, 5]
+
+
+def _names(module):
+    stack = [module]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name):
+            yield node
+        stack.extend(node.children)
