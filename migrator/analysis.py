@@ -15,6 +15,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node, parse_template_expression
 from libcst.metadata import (
     Assignment,
+    BaseAssignment,
     CodeRange,
     ComprehensionScope,
     QualifiedName,
@@ -24,6 +25,7 @@ from libcst.metadata import (
 
 from migrator.model import Options
 from migrator.metadata import Positions, resolve_scopes
+from migrator.semantic.reaching import ReachingDefinitions
 from migrator.screen import legacy_method, reaches
 from migrator.shapes import STRING_NODES, dict_entries, is_name, string_text, walk
 from migrator.traversal import children
@@ -233,6 +235,22 @@ class ModuleAnalysis:
     @cached_property
     def scopes(self) -> Mapping[cst.CSTNode, Optional[Scope]]:
         return resolve_scopes(self.module)
+
+    @cached_property
+    def reaching_definitions(self) -> ReachingDefinitions:
+        return ReachingDefinitions(self.module, self.scopes)
+
+    def reaching(self, read: cst.CSTNode) -> List[BaseAssignment]:
+        """The bindings that may hold when ``read`` (a read of a name) runs, in source order."""
+        return sorted(self.reaching_definitions.reaching(read), key=self._binding_order)
+
+    def reads_of(self, binding: BaseAssignment) -> List[cst.CSTNode]:
+        """The reads ``binding`` may reach, in source order."""
+        return sorted(self.reaching_definitions.reads_reached_by(binding), key=self._order)
+
+    def _binding_order(self, binding: BaseAssignment) -> Tuple[int, int]:
+        node = getattr(binding, "node", None)
+        return self._order(node) if node is not None else (0, 0)
 
     # One walk of the module answers every question about its nodes: a visitor or a matcher
     # over the whole module costs as much as parsing it, or three times as much.
@@ -678,23 +696,23 @@ class ModuleAnalysis:
             return
         if isinstance(statement, cst.AnnAssign):
             trace.annotations.append(statement.annotation)
-        for access in sorted(assignment.references, key=lambda a: self._order(a.node)):
-            others = [
-                other for other in access.referents
-                if other is not assignment and not self._is_harmless_assignment(other)
-            ]
-            trace.co_bound.extend(
-                call for call in map(self._assigned_call, access.referents)
-                if call is not None and call is not self._assigned_call(assignment)
-            )
+        # Other legacy calls bound to the same variable migrate with this one, even where their
+        # results reach other reads: a type checker gives a variable one type.
+        scope = self.scopes.get(target)
+        trace.co_bound.extend(
+            call for call in map(self._assigned_call, scope[target.value] if scope is not None else ())
+            if call is not None and call is not self._assigned_call(assignment)
+        )
+        for read in self.reads_of(assignment):
+            others = [other for other in self.reaching(read) if other is not assignment and not self._is_harmless_assignment(other)]
             if others:
-                trace.escapes.append(
-                    Escape(f"`{target.value}` may also hold a value assigned elsewhere", self.positions[access.node])
-                )
+                trace.escapes.append(Escape(f"`{target.value}` may also hold a value assigned elsewhere", self.positions[read]))
                 continue
-            use = self._use_from(access.node)
+            use = self._use_from(read)
             alias = self._alias_statement(use, statement, assignment) if use.path else None
-            if not use.path and isinstance(use.parent, cst.Return):
+            if not use.path and isinstance(use.parent, cst.Del):
+                pass  # ``del result``: nothing depends on what it held
+            elif not use.path and isinstance(use.parent, cst.Return):
                 self._trace_return(use.parent, trace, visited)
             elif not use.path and isinstance(use.parent, cst.WithItem) and use.parent.asname is not None:
                 self._trace_binding(use.parent, trace, visited)
@@ -730,18 +748,44 @@ class ModuleAnalysis:
         if between and not (all(map(_runs_on, between)) and self._exceptions_leave(line)):
             return None  # the alias line could be skipped while the program goes on
         scope = self.scopes.get(use.base)
-        if scope is None:
-            return None
-        if [a for a in scope[result] if a is not assignment and not self._is_harmless_assignment(a)]:
-            return None
         alias_assignment = self._assignment_of(alias, alias.value)
-        if alias_assignment is None:
+        if scope is None or alias_assignment is None:
             return None
-        for access in alias_assignment.references:
-            reader = self.scopes.get(access.node)
+        reads = self.reads_of(alias_assignment)
+        for read in reads:
+            reader = self.scopes.get(read)
             if reader is not scope and not (isinstance(reader, ComprehensionScope) and reader[result] == scope[result]):
                 return None
+        # Every way to a read of the alias in the block runs the binding line, then the alias
+        # line, then the statements up to the read's: ``result`` must not be bound again among
+        # them. A read after the block (past a loop, say) needs ``result`` bound nowhere else but
+        # to None before it.
+        holding = [self._statement_within(body, read) for read in reads]
+        first = siblings.index(binding_line)
+        last = max([siblings.index(line), *(siblings.index(s) for s in holding if s is not None)])
+        for other in scope[result]:
+            if other is assignment:
+                continue
+            node = getattr(other, "node", None)
+            if node is None or self.scopes.get(node) is not scope:
+                return None  # bound from a nested function: when it runs is unknown
+            if None in holding:
+                if not (self._is_harmless_assignment(other) and is_name(self.parents[self.parents[node]].value, "None")):
+                    return None
+                if self._order(node) > self._order(binding_line):
+                    return None
+                continue
+            statement = self._statement_within(body, node)
+            if statement is not None and first <= siblings.index(statement) <= last:
+                return None
         return line
+
+    def _statement_within(self, body: cst.CSTNode, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+        """The statement of the block ``body`` that holds ``node``, if one does."""
+        parent = self.parents.get(node)
+        while parent is not None and parent is not body:
+            node, parent = parent, self.parents.get(parent)
+        return node if parent is body else None
 
     def _exceptions_leave(self, node: cst.CSTNode) -> bool:
         """Does an exception raised at ``node`` leave its function (no ``try`` or ``with`` around
@@ -756,16 +800,18 @@ class ModuleAnalysis:
         assignment = self._assignment_of(alias, alias.value)
         assert assignment is not None, "checked by _alias_statement"
         trace.aliases.append(line)
-        for access in sorted(assignment.references, key=lambda a: self._order(a.node)):
-            if any(other is not assignment and not self._is_harmless_assignment(other) for other in access.referents):
-                trace.escapes.append(Escape(f"`{alias.value}` may also hold a value assigned elsewhere", self.positions[access.node]))
+        for node in self.reads_of(assignment):
+            if any(other is not assignment and not self._is_harmless_assignment(other) for other in self.reaching(node)):
+                trace.escapes.append(Escape(f"`{alias.value}` may also hold a value assigned elsewhere", self.positions[node]))
                 continue
-            read = self._use_from(access.node)
+            read = self._use_from(node)
+            if not read.path and isinstance(read.parent, cst.Del):
+                continue
             depth = len(use.path)
             through = ResultUse(
                 base=use.base,
                 path=use.path + read.path,
-                chain=(access.node,) * depth + read.chain,
+                chain=(node,) * depth + read.chain,
                 parent=read.parent,
                 grandparent=read.grandparent,
                 position=read.position,
@@ -779,13 +825,10 @@ class ModuleAnalysis:
                 trace.uses.append(through)
 
     def referents(self, name: cst.Name) -> List[Assignment]:
-        """The bindings a read of ``name`` may see; empty when one of them is not a plain assignment."""
-        scope = self.scopes.get(name)
-        if scope is None:
-            return []
-        # ``accesses[node]`` holds every read of the same name in the scope: keep this one's.
-        referents = [r for access in scope.accesses[name] if access.node is name for r in access.referents]
-        return referents if all(isinstance(r, Assignment) for r in referents) else []
+        """The bindings a read of ``name`` may see when it runs; empty when one of them is not a
+        plain assignment."""
+        referents = self.reaching(name)
+        return referents if all(isinstance(r, Assignment) for r in referents) else []  # type: ignore[return-value]
 
     def _is_declaration(self, assignment: Assignment) -> bool:
         """``NAME: T`` without a value only declares the type of the name."""
@@ -793,21 +836,17 @@ class ModuleAnalysis:
         return isinstance(statement, cst.AnnAssign) and statement.value is None
 
     def definition(self, name: cst.Name) -> Optional[Definition]:
-        """What a read ``name`` holds when the name is bound exactly once, by a plain assignment."""
+        """What a read ``name`` holds when one plain assignment reaches it, and reaches only reads
+        that no other binding reaches."""
         bindings = [a for a in self.referents(name) if not self._is_declaration(a)]
         if len(bindings) != 1 or not isinstance(bindings[0].node, cst.Name):
             return None
         return self._definition_of(bindings[0])
 
     def definition_at(self, target: cst.Name) -> Optional[Definition]:
-        """The definition ``target = value`` makes, when it is the only binding of the name."""
-        scope = self.scopes.get(target)
+        """The definition ``target = value`` makes, when each read it reaches sees only it."""
         assignment = self._assignment_of(target, target.value)
-        if scope is None or assignment is None:
-            return None
-        if [a for a in scope[target.value] if not self._is_declaration(a)] != [assignment]:
-            return None
-        return self._definition_of(assignment)
+        return self._definition_of(assignment) if assignment is not None else None
 
     def _definition_of(self, binding: Assignment) -> Optional[Definition]:
         parent = self.parents.get(binding.node)
@@ -819,8 +858,13 @@ class ModuleAnalysis:
             statement = parent
         else:
             return None
-        reads = [access.node for access in binding.references]
-        return Definition(statement, statement.value, sorted(reads, key=self._order))
+        reads = self.reads_of(binding)
+        if any(other is not binding and not self._is_declaration(other) for read in reads for other in self.reaching(read)):
+            return None
+        scope = self.scopes.get(binding.node)
+        if isinstance(statement, cst.AnnAssign) and scope is not None and len(scope[binding.name]) > 1:
+            return None  # the annotation declares the type of every binding of the name
+        return Definition(statement, statement.value, reads)
 
     def class_attribute(self, node: cst.Attribute) -> Optional[Definition]:
         """What ``self.NAME`` / ``cls.NAME`` / ``Class.NAME`` holds when the module binds ``NAME``
