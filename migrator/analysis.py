@@ -974,25 +974,65 @@ class ModuleAnalysis:
         return None
 
     def _trace_argument(self, use: ResultUse, trace: ResultTrace, visited: Set[int]) -> bool:
-        """A result passed to a function of this module that nothing else calls: its parameter is
-        followed instead (a generator reading a stream, say). False when it cannot be."""
+        """A result passed to a function (or a method of the same class, called on ``self``) of
+        this module: its parameter is followed instead (a generator reading a stream, say). Other
+        calls of the function must pass that parameter the result of a legacy call too: those
+        calls migrate with this one. False when it cannot be followed."""
         arg, call = use.parent, use.grandparent
-        if not (isinstance(arg, cst.Arg) and isinstance(call, cst.Call) and isinstance(call.func, cst.Name)):
+        if not (isinstance(arg, cst.Arg) and isinstance(call, cst.Call)):
             return False
-        bindings = self.referents(call.func)
-        function = bindings[0].node if len(bindings) == 1 else None
-        if not isinstance(function, cst.FunctionDef) or function.decorators or id(function) in visited:
+        function = self._function_called(call)
+        if function is None or function.decorators or id(function) in visited:
             return False
         parameter = _parameter_for(function, call, arg)
-        if parameter is None or self._callers(function) != [call]:
+        callers = self._callers(function)
+        if parameter is None or callers is None:
+            return False
+        passed_too = [self._results_passed(function, parameter, other) for other in callers if other is not call]
+        if None in passed_too:
             return False
         visited.add(id(function))
+        trace.co_bound.extend(call for calls in passed_too for call in calls or ())
         if self._is_exported(function):
             trace.exported_parameters.append(function.name.value)
         if parameter.annotation is not None:
             trace.annotations.append(parameter.annotation)
         self._trace_target(parameter.name, parameter, trace, visited)
         return True
+
+    def _function_called(self, call: cst.Call) -> Optional[cst.FunctionDef]:
+        """The function of this module ``call`` calls: by its name, or ``self.NAME`` in a method."""
+        func = call.func
+        if isinstance(func, cst.Name):
+            bindings = self.referents(func)
+            function = bindings[0].node if len(bindings) == 1 else None
+            return function if isinstance(function, cst.FunctionDef) else None
+        if isinstance(func, cst.Attribute) and is_name(func.value, "self"):
+            cls = self.enclosing(func, cst.ClassDef)
+            if not isinstance(cls, cst.ClassDef):
+                return None
+            methods = [
+                statement for statement in cls.body.body
+                if isinstance(statement, cst.FunctionDef) and statement.name.value == func.attr.value
+            ]
+            return methods[0] if len(methods) == 1 else None
+        return None
+
+    def _results_passed(self, function: cst.FunctionDef, parameter: cst.Param, call: cst.Call) -> Optional[List[cst.Call]]:
+        """The legacy calls whose results ``call`` passes ``function`` as ``parameter``; None when
+        it passes anything else, or may leave the parameter to its default."""
+        for arg in call.args:
+            if _parameter_for(function, call, arg) is not parameter:
+                continue
+            value = arg.value
+            if self.co_bound_call(value) is not None:
+                return [self.co_bound_call(value)]  # type: ignore[list-item]
+            if isinstance(value, cst.Name):
+                calls = [self._assigned_call(binding) for binding in self.reaching(value)]
+                if calls and None not in calls:
+                    return calls  # type: ignore[return-value]
+            return None
+        return None
 
     def _is_harmless_assignment(self, assignment) -> bool:
         """``resp = None`` before a loop does not make ``resp`` something else to read, nor does
@@ -1154,6 +1194,8 @@ def _parameter_for(function: cst.FunctionDef, call: cst.Call, arg: cst.Arg) -> O
         named = [*params.params, *params.kwonly_params]
         return next((p for p in named if p.name.value == arg.keyword.value), None)
     positional = [*params.posonly_params, *params.params]
+    if isinstance(call.func, cst.Attribute):
+        positional = positional[1:]  # ``self.method(x)``: ``self`` is bound already
     index = [a for a in call.args if a.keyword is None].index(arg)
     return positional[index] if index < len(positional) else None
 
