@@ -248,6 +248,21 @@ class ModuleAnalysis:
         """The reads ``binding`` may reach, in source order."""
         return sorted(self.reaching_definitions.reads_reached_by(binding), key=self._order)
 
+    def value_sources(self, read: cst.CSTNode) -> List[BaseAssignment]:
+        """The bindings whose value ``read`` may hold: those that reach it and, through each
+        ``x += ...`` among them (which keeps a list the same object), those that reach its ``x``."""
+        found: List[BaseAssignment] = []
+        pending = self.reaching(read)
+        while pending:
+            binding = pending.pop()
+            if binding in found:
+                continue
+            found.append(binding)
+            statement = self.parents.get(getattr(binding, "node", None))
+            if isinstance(statement, cst.AugAssign) and statement.target is binding.node:
+                pending.extend(self.reaching(statement.target))
+        return sorted(found, key=self._binding_order)
+
     def _binding_order(self, binding: BaseAssignment) -> Tuple[int, int]:
         node = getattr(binding, "node", None)
         return self._order(node) if node is not None else (0, 0)

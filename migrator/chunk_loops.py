@@ -42,7 +42,6 @@ from migrator.streaming import (
     assemble,
     chain_of,
     if_chain,
-    in_order,
     is_inside,
     is_not_none_test,
     keep,
@@ -316,9 +315,7 @@ class ChunkLoop:
             assignment = self.analysis.binding(target)
             if assignment is None:
                 return f"`{target.value}` could not be followed"
-            for node in in_order(self.analysis, [access.node for access in assignment.references]):
-                if self._in_another_loop_over(node):
-                    continue
+            for node in self.analysis.reads_of(assignment):
                 problem = self._add_read(target, node)
                 if problem is not None:
                     return problem
@@ -326,19 +323,6 @@ class ChunkLoop:
         if len(spelled_names(self.loop.body, names)) != found + len(self.aliases):
             return f"a name in the loop body shadows `{self.variable}` or a name holding a part of it"
         return None
-
-    def _in_another_loop_over(self, node: cst.Name) -> bool:
-        """Is ``node`` read in the body of another loop binding the same name (``for chunk in
-        other:`` later on)? Such a read only ever sees that loop's value, never this loop's."""
-        child, parent = node, self.analysis.parents.get(node)
-        while parent is not None:
-            if (
-                isinstance(parent, cst.For) and parent is not self.loop and child is parent.body
-                and isinstance(parent.target, cst.Name) and parent.target.value == node.value
-            ):
-                return True
-            child, parent = parent, self.analysis.parents.get(parent)
-        return False
 
     def _add_read(self, target: cst.Name, node: cst.Name) -> Optional[str]:
         name = target.value
@@ -654,18 +638,16 @@ class ChunkLoop:
         assignment = self.analysis.binding(target)
         if assignment is None:
             return f"`{target.value}` could not be followed"
-        accesses = {access.node: access for access in assignment.references}
-        for node in in_order(self.analysis, accesses):
-            access = accesses[node]
-            if is_inside(self.analysis, access.node, self.loop):
+        for node in self.analysis.reads_of(assignment):
+            if is_inside(self.analysis, node, self.loop):
                 return f"`{target.value}` is read inside the loop, where it would hold the usage at other times"
             others = [
-                other for other in access.referents
+                other for other in self.analysis.reaching(node)
                 if other is not assignment and not _assigns_none(self.analysis, other)
             ]
             if others:
                 return f"`{target.value}` may also hold a value assigned elsewhere"
-            rewrite = _usage_read_rewrite(self.analysis.use_of(access.node))
+            rewrite = _usage_read_rewrite(self.analysis.use_of(node))
             if isinstance(rewrite, str):
                 return rewrite
             if rewrite is not None:

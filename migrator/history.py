@@ -316,7 +316,7 @@ def _message_of(node: cst.CSTNode, convert: MessageConverter) -> cst.CSTNode:
 
 def _follow(name: cst.Name, analysis: ModuleAnalysis) -> Optional[_History]:
     """The list literal ``name`` is bound to (plus ``+=`` additions), and every read of it."""
-    bindings = analysis.referents(name)
+    bindings = analysis.value_sources(name)
     definitions = [b for b in bindings if _bound_list(b.node, analysis) is not None]
     if len(definitions) != 1:
         return None
@@ -331,10 +331,12 @@ def _follow(name: cst.Name, analysis: ModuleAnalysis) -> Optional[_History]:
             _add_elements(history, statement.value)
         else:
             return None
-    for access in definitions[0].references:
-        if set(access.referents) != set(bindings):
-            return None
-        _add_read(history, access.node, analysis)
+    additions = {binding.node for binding in bindings if binding not in definitions}
+    reads = [read for binding in bindings for read in analysis.reads_of(binding) if read not in additions]
+    for read in sorted(set(reads), key=reads.index):
+        if not set(analysis.value_sources(read)) <= set(bindings):
+            return None  # the name may hold another list there
+        _add_read(history, read, analysis)
     return history
 
 

@@ -65,7 +65,7 @@ from migrator.analysis import CALL
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Follow, Retarget, Rule, UseRewrite
 from migrator.shapes import code_of, dict_entries, is_constant, literal_string, one_line, string_like
-from migrator.streaming import STRING, EmptyText, if_chain, in_order, is_inside, spelled_names
+from migrator.streaming import STRING, EmptyText, if_chain, is_inside, spelled_names
 
 # Chat helper event -> (Responses event, {Chat field: Responses field}).
 EVENTS: Dict[str, Tuple[str, Dict[str, str]]] = {
@@ -214,7 +214,7 @@ class _EventLoop:
         assignment = self.analysis.binding(self.loop.target)
         if assignment is None:
             return f"`{self.variable}` could not be followed"
-        accesses = in_order(self.analysis, [access.node for access in assignment.references])
+        accesses = self.analysis.reads_of(assignment)
         if len(spelled_names(self.loop.body, {self.variable})) != len(accesses):
             return f"a name in the loop body shadows `{self.variable}`"
         for node in accesses:

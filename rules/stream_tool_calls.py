@@ -238,7 +238,7 @@ class _Collected:
         """The tool call and its index are not read after their loop (they hold the last one)."""
         for target in filter(None, [self.inner.target, self.index]):
             assignment = loop.analysis.binding(target)
-            if assignment is None or not all(is_inside(loop.analysis, a.node, self.inner.body) for a in assignment.references):
+            if assignment is None or not all(is_inside(loop.analysis, read, self.inner.body) for read in loop.analysis.reads_of(assignment)):
                 return f"`{target.value}` is read outside the loop over the tool calls"
         return None
 
@@ -256,7 +256,7 @@ class _Collected:
             created = statement.value if isinstance(statement, (cst.Assign, cst.AnnAssign)) else None
             if not (isinstance(created, cst.Dict) and not created.elements):
                 return f"`{name}` is not created as an empty dict, so its keys may already mean something"
-            for read in in_order(analysis, [access.node for access in assignments[node].references]):
+            for read in analysis.reads_of(assignments[node]):
                 if is_inside(analysis, read, self.inner):
                     continue
                 if is_inside(analysis, read, loop.loop):

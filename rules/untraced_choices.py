@@ -116,7 +116,7 @@ def _traced_reads(analysis) -> Set[cst.CSTNode]:
 def _item_reads(loop: cst.For, analysis) -> List[cst.CSTNode]:
     """``chunk.choices[...]`` for ``for chunk in <a traced stream>:``."""
     assignment = analysis.binding(loop.target) if isinstance(loop.target, cst.Name) else None
-    reads = [analysis.use_of(access.node) for access in assignment.references] if assignment else []
+    reads = [analysis.use_of(read) for read in analysis.reads_of(assignment)] if assignment else []
     return [read.chain[1] for read in reads if read.path[:1] == ("choices",) and len(read.chain) > 1]
 
 
