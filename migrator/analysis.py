@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Collection, Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple, Union
+from typing import Collection, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node, parse_template_expression
@@ -23,6 +23,7 @@ from libcst.metadata import (
     Scope,
 )
 
+from migrator.clients import is_openai_client
 from migrator.model import Options
 from migrator.metadata import Positions, resolve_scopes
 from migrator.semantic.reaching import ReachingDefinitions
@@ -30,13 +31,6 @@ from migrator.screen import legacy_method, reaches
 from migrator.shapes import STRING_NODES, dict_entries, is_name, string_text, walk
 from migrator.traversal import children
 
-CLIENT_CLASSES: FrozenSet[str] = frozenset(
-    f"{module}.{name}"
-    for module in ("openai", "openai._client", "openai.lib.azure")
-    for name in ("OpenAI", "AsyncOpenAI", "AzureOpenAI", "AsyncAzureOpenAI")
-)
-# Methods of a client that return another client of the same kind.
-CLIENT_COPY_METHODS = frozenset({"with_options", "copy"})
 # Where the SDK keeps the Chat Completions types, and the Chat-only shapes it keeps elsewhere
 # (the nested json_schema response format).
 CHAT_TYPES = "openai.types.chat"
@@ -443,7 +437,7 @@ class ModuleAnalysis:
                     resource=resource,
                     wrapper=wrapper,
                     # Every way a receiver is proved a client goes through an import of openai.
-                    traced=self.imports_openai and self.is_openai_client(receiver),
+                    traced=self.imports_openai and is_openai_client(receiver, self),
                     statement=self.enclosing_statement(call),
                     analysis=self,
                 )
@@ -475,77 +469,6 @@ class ModuleAnalysis:
         # What QualifiedNameProvider gives, without its walk of the whole module.
         scope = self.scopes.get(node)
         return scope.get_qualified_names_for(node) if scope is not None else ()
-
-    def is_openai_client(self, expr: cst.BaseExpression, _seen: Optional[Set[int]] = None) -> bool:
-        """True when ``expr`` is provably an OpenAI client (or the ``openai`` module)."""
-        seen = _seen if _seen is not None else set()
-        if id(expr) in seen:
-            return False
-        seen.add(id(expr))
-        if isinstance(expr, cst.Name):
-            if "openai" in self.imported_as(expr):
-                return True
-            return self._name_is_client(expr, seen)
-        if isinstance(expr, cst.Call):
-            if self.imported_as(expr.func) & CLIENT_CLASSES:
-                return True
-            func = expr.func
-            return (
-                isinstance(func, cst.Attribute)
-                and func.attr.value in CLIENT_COPY_METHODS
-                and self.is_openai_client(func.value, seen)
-            )
-        if isinstance(expr, cst.Attribute) and is_name(expr.value, "self"):
-            return self._self_attribute_is_client(expr, seen)
-        return False
-
-    def _is_client_annotation(self, annotation: cst.Annotation) -> bool:
-        node = annotation.annotation
-        if isinstance(node, cst.Subscript) and "typing.Optional" in self.qualified(node.value):
-            elements = node.slice
-            if len(elements) == 1 and isinstance(elements[0].slice, cst.Index):
-                node = elements[0].slice.value
-        return bool(self.imported_as(node) & CLIENT_CLASSES)
-
-    def _name_is_client(self, name: cst.Name, seen: Set[int]) -> bool:
-        scope = self.scopes.get(name)
-        if scope is None:
-            return False
-        assignments = [a for a in scope[name.value] if isinstance(a, Assignment)]
-        if not assignments or len(assignments) != len(scope[name.value]):
-            return False
-        return all(self._assignment_is_client(a, seen) for a in assignments)
-
-    def _assignment_is_client(self, assignment: Assignment, seen: Set[int]) -> bool:
-        node = assignment.node
-        if isinstance(node, cst.Param):
-            return node.annotation is not None and self._is_client_annotation(node.annotation)
-        if not isinstance(node, cst.Name):
-            return False
-        parent = self.parents.get(node)
-        if isinstance(parent, cst.AssignTarget):
-            statement = self.parents[parent]
-            return isinstance(statement, cst.Assign) and self.is_openai_client(statement.value, seen)
-        if isinstance(parent, cst.AnnAssign):
-            if self._is_client_annotation(parent.annotation):
-                return True
-            return parent.value is not None and self.is_openai_client(parent.value, seen)
-        if isinstance(parent, cst.AsName):
-            item = self.parents[parent]
-            return isinstance(item, cst.WithItem) and self.is_openai_client(item.item, seen)
-        return False
-
-    def _self_attribute_is_client(self, expr: cst.Attribute, seen: Set[int]) -> bool:
-        values: List[cst.BaseExpression] = []
-        annotated = False
-        for value, annotation in self._self_attribute_bindings(expr):
-            if annotation is not None and self._is_client_annotation(annotation):
-                annotated = True
-            elif value is not None:
-                values.append(value)
-        if annotated and not values:
-            return True
-        return bool(values) and all(self.is_openai_client(v, seen) for v in values)
 
     def _self_attribute_bindings(
         self, expr: cst.Attribute

@@ -40,7 +40,7 @@ from urllib.parse import urlsplit
 
 import libcst as cst
 
-from migrator.analysis import CLIENT_CLASSES, CLIENT_COPY_METHODS
+from migrator.clients import CLIENT_CLASSES, CLIENT_COPY_METHODS, client_origins, is_openai_client
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Report, Rule
 from migrator.shapes import literal_string, one_line, string_text
@@ -152,7 +152,7 @@ def _client_configurations(analysis) -> Iterable[cst.CSTNode]:
             continue  # no name lookups for the calls that cannot configure a server
         elif analysis.may_name(node.func, *OPENAI_CLIENTS) and analysis.imported_as(node.func) & OPENAI_CLIENTS:
             yield node
-        elif _is_copy(node) and _argument(node, "base_url") is not None and analysis.is_openai_client(node.func.value):
+        elif _is_copy(node) and _argument(node, "base_url") is not None and is_openai_client(node.func.value, analysis):
             yield node
 
 
@@ -161,7 +161,10 @@ def _server_of_client(client: cst.BaseExpression, analysis) -> Optional[str]:
     module does not say (a client passed in)."""
     if "openai" in analysis.imported_as(client):
         return _module_client_server(analysis)
-    for origin in analysis.bound_values(client):
+    # Where the proof of the client found it made (``OpenAI(...)`` in a factory, in ``x or
+    # OpenAI(...)``), and what the names it is read through are assigned, for a client the
+    # proof gives up on that ``--assume-openai`` migrates anyway.
+    for origin in [*(client_origins(client, analysis) or []), *analysis.bound_values(client)]:
         server = _server_of_origin(origin, analysis)
         if server is not None:
             return server

@@ -1,8 +1,9 @@
 """
 ## What it does
 Reports a `chat.completions.create` (or `completions.create`) call in a file that imports
-`openai` when the tool cannot prove that the receiver is an OpenAI client: a client returned by
-a function, taken from another module, or passed in without a type annotation.
+`openai` when the tool cannot prove that the receiver is an OpenAI client: a client taken from
+another module, passed in without a type annotation, or that may also be another SDK's client
+(`client or Groq()`, a `self.client` some other code of the module sets to something else).
 
 ## Why
 Other SDKs (Groq, Together, Mistral, ...) copy the OpenAI method names; rewriting their calls

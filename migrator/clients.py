@@ -1,0 +1,352 @@
+"""Which expressions are OpenAI clients: the proof a call needs before it is migrated.
+
+Other SDKs (Groq, Together, Mistral, ...) copy the OpenAI method names, so a call shaped like
+``X.chat.completions.create(...)`` is migrated only when ``X`` is provably an OpenAI client:
+when every value it can hold is
+
+- made by an OpenAI client class (``OpenAI()``, ``AsyncAzureOpenAI(...)``), or a copy of a
+  client (``client.with_options(...)``), or the ``openai`` module (which has a client of its own);
+- declared a client by a type annotation: of a parameter (``client: OpenAI``,
+  ``Optional[OpenAI]`` where ``None`` cannot be the value, ``"OpenAI"``), of a name, of a
+  class-level attribute, or the return type of a function of the module;
+- returned by every ``return`` of a function of the module (``get_client()``);
+- bound to a name, or to an attribute (``self.client``, ``Bot.client``) that nothing else in
+  the module binds to anything else;
+- ``x or OpenAI()``, ``x if x else OpenAI()``: either side, where ``x`` is a client or None.
+
+A parameter without an annotation is no proof: code in other modules may pass a Groq client.
+Knowledge of code in general (scopes, bindings, qualified names) comes from the analysis; this
+module knows only what makes an OpenAI client.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+from libcst.metadata import Assignment, QualifiedNameSource
+
+from migrator.reaching import reaching_bindings
+from migrator.shapes import is_name
+
+if TYPE_CHECKING:
+    from migrator.analysis import ModuleAnalysis
+
+CLIENT_CLASSES: FrozenSet[str] = frozenset(
+    f"{module}.{name}"
+    for module in ("openai", "openai._client", "openai.lib.azure")
+    for name in ("OpenAI", "AsyncOpenAI", "AzureOpenAI", "AsyncAzureOpenAI")
+)
+# Methods of a client that return another client of the same kind.
+CLIENT_COPY_METHODS = frozenset({"with_options", "copy"})
+# Decorators whose function returns what the decorated one returns: a cached client is a client.
+TRANSPARENT_DECORATORS = frozenset({"functools.lru_cache", "functools.cache"})
+
+# What an annotation declares: always a client, or a client or None.
+CLIENT, OPTIONAL_CLIENT = "client", "optional client"
+# Values an annotation may allow: a client, None, anything else.
+_CLIENT_TYPE, _NONE_TYPE, _OTHER_TYPE = "client", "None", "other"
+
+# Where a client comes from: ``OpenAI(...)``, a copy, an annotated parameter or name, the
+# ``openai`` module. None stands for "not provably a client".
+Origins = Optional[List[cst.CSTNode]]
+
+
+def is_openai_client(expr: cst.BaseExpression, analysis: "ModuleAnalysis") -> bool:
+    """Is ``expr`` provably an OpenAI client (or the ``openai`` module)?"""
+    return client_origins(expr, analysis) is not None
+
+
+def client_origins(expr: cst.BaseExpression, analysis: "ModuleAnalysis") -> Origins:
+    """Where the client ``expr`` holds can come from: the calls that make it (``OpenAI(...)``,
+    ``client.with_options(...)``), the parameters and annotated bindings that declare it, the
+    ``openai`` module; None when ``expr`` is not provably a client."""
+    return _ClientProof(analysis).origins(expr, none_allowed=False)
+
+
+class _ClientProof:
+    """One question, ``is this a client?``, followed through the module: each value is asked
+    once, and a value that depends on itself proves nothing."""
+
+    def __init__(self, analysis: "ModuleAnalysis") -> None:
+        self.analysis = analysis
+        self.answers: Dict[Tuple[int, bool], Origins] = {}
+        self.asking: Set[Tuple[int, bool]] = set()
+
+    def origins(self, expr: cst.BaseExpression, none_allowed: bool) -> Origins:
+        """The origins of ``expr`` when it is a client, or (``none_allowed``) a client or None."""
+        key = (id(expr), none_allowed)
+        if key in self.answers:
+            return self.answers[key]
+        if key in self.asking:
+            return None
+        self.asking.add(key)
+        answer = self._origins(expr, none_allowed)
+        self.asking.discard(key)
+        self.answers[key] = answer
+        return answer
+
+    def _origins(self, expr: cst.BaseExpression, none_allowed: bool) -> Origins:
+        if is_name(expr, "None"):
+            return [] if none_allowed else None
+        if isinstance(expr, cst.Name):
+            if "openai" in self.analysis.imported_as(expr):
+                return [expr]
+            bindings = reaching_bindings(expr, self.analysis)
+            return _all(self._binding(binding, none_allowed) for binding in bindings) if bindings else None
+        if isinstance(expr, cst.Call):
+            return self._call(expr, none_allowed, awaited=False)
+        if isinstance(expr, cst.Await) and isinstance(expr.expression, cst.Call):
+            return self._call(expr.expression, none_allowed, awaited=True)
+        if isinstance(expr, cst.Attribute):
+            return self._attribute(expr, none_allowed)
+        if isinstance(expr, cst.BooleanOperation) and isinstance(expr.operator, cst.Or):
+            # The left side is the value only when it is true: never when it is None.
+            return _all([self.origins(expr.left, True), self.origins(expr.right, none_allowed)])
+        if isinstance(expr, cst.IfExp):
+            body_tested, orelse_tested = _tested_branches(expr)
+            return _all([
+                self.origins(expr.body, none_allowed or body_tested),
+                self.origins(expr.orelse, none_allowed or orelse_tested),
+            ])
+        return None
+
+    def _binding(self, binding: Assignment, none_allowed: bool) -> Origins:
+        """What one binding of a name holds."""
+        node = binding.node
+        if isinstance(node, cst.Param):
+            return self._parameter(node, none_allowed)
+        parent = self.analysis.parents.get(node) if isinstance(node, cst.Name) else None
+        if isinstance(parent, cst.AssignTarget):
+            return self.origins(self.analysis.parents[parent].value, none_allowed)
+        if isinstance(parent, cst.AnnAssign) and parent.target is node:
+            return self._declared(node, parent.value, parent.annotation, none_allowed)
+        if isinstance(parent, cst.AsName) and isinstance(self.analysis.parents.get(parent), cst.WithItem):
+            return self.origins(self.analysis.parents[parent].item, none_allowed)  # a client's __enter__ returns it
+        return None
+
+    def _declared(
+        self, target: cst.CSTNode, value: Optional[cst.BaseExpression], annotation: Optional[cst.Annotation], none_allowed: bool
+    ) -> Origins:
+        """``target: annotation = value``: the value's origins when they are known, else the
+        annotation's word for it (``value`` itself, for the servers it may name)."""
+        known = self.origins(value, none_allowed) if value is not None else None
+        if known is not None or annotation is None or (value is not None and is_name(value, "None")):
+            return known
+        return [value or target] if self._declares_client(annotation, none_allowed) else None
+
+    def _parameter(self, param: cst.Param, none_allowed: bool) -> Origins:
+        parameters = self.analysis.parents.get(param)
+        if isinstance(parameters, cst.Parameters) and param in (parameters.star_arg, parameters.star_kwarg):
+            return None  # a tuple or a dict of what the annotation says
+        if param.annotation is None:
+            return None  # callers in other modules may pass any client
+        if param.default is not None and is_name(param.default, "None"):
+            # ``client: OpenAI = None`` holds None unless a caller passes a client.
+            return [param] if none_allowed and self._declares_client(param.annotation, True) else None
+        return [param] if self._declares_client(param.annotation, none_allowed) else None
+
+    def _call(self, call: cst.Call, none_allowed: bool, awaited: bool) -> Origins:
+        func = call.func
+        if not awaited and self.analysis.imported_as(func) & CLIENT_CLASSES:
+            return [call]
+        if not awaited and isinstance(func, cst.Attribute) and func.attr.value in CLIENT_COPY_METHODS:
+            return [call] if self.origins(func.value, False) is not None else None
+        function = self._function(func)
+        if function is None or awaited != (function.asynchronous is not None):
+            return None
+        return self._returned(function, call, none_allowed)
+
+    def _function(self, func: cst.BaseExpression) -> Optional[cst.FunctionDef]:
+        """The function of the module that ``func`` names, when the name is bound to nothing else."""
+        bindings = reaching_bindings(func, self.analysis) if isinstance(func, cst.Name) else None
+        function = bindings[0].node if bindings is not None and len(bindings) == 1 else None
+        return function if isinstance(function, cst.FunctionDef) else None
+
+    def _returned(self, function: cst.FunctionDef, call: cst.Call, none_allowed: bool) -> Origins:
+        """What a call of ``function`` returns: what each of its ``return``s returns, or its
+        return annotation's word for it."""
+        analysis = self.analysis
+        if not all(self._is_transparent(decorator) for decorator in function.decorators):
+            return None
+        if any(analysis.enclosing(node, (cst.FunctionDef, cst.Lambda)) is function for node in analysis.nodes_of(cst.Yield)):
+            return None  # a generator
+        returns = [node for node in analysis.nodes_of(cst.Return) if analysis.enclosing(node, (cst.FunctionDef, cst.Lambda)) is function]
+        last = function.body.body[-1] if function.body.body else None
+        ends_in_return = isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], (cst.Return, cst.Raise))
+        returned = _all(
+            [self.origins(node.value or cst.Name("None"), none_allowed) for node in returns]
+            + ([] if ends_in_return else [[] if none_allowed else None])  # falling off the end returns None
+        )
+        if returned is not None or function.returns is None:
+            return returned
+        return [call] if self._declares_client(function.returns, none_allowed) else None
+
+    def _is_transparent(self, decorator: cst.Decorator) -> bool:
+        named = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+        return bool(self.analysis.imported_as(named) & TRANSPARENT_DECORATORS)
+
+    def _attribute(self, expr: cst.Attribute, none_allowed: bool) -> Origins:
+        """``self.client``, ``Bot.client``: what every binding of the attribute in the module holds."""
+        owner = self._class_of(expr.value)
+        bindings = self._attribute_bindings(owner, expr.attr.value) if owner is not None else None
+        if not bindings:
+            return None
+        return _all(self._declared(target, value, annotation, none_allowed) for target, value, annotation in bindings)
+
+    def _class_of(self, expr: cst.BaseExpression) -> Optional[cst.ClassDef]:
+        """The class of the module whose instances (``self``) or whose own attributes ``expr`` reads."""
+        if is_name(expr, "self", "cls"):
+            owner = self.analysis.enclosing(expr, cst.ClassDef)
+        elif isinstance(expr, cst.Name):
+            bindings = reaching_bindings(expr, self.analysis)
+            owner = bindings[0].node if bindings is not None and len(bindings) == 1 else None
+        else:
+            return None
+        return owner if isinstance(owner, cst.ClassDef) else None
+
+    def _attribute_bindings(
+        self, owner: cst.ClassDef, name: str
+    ) -> Optional[List[Tuple[cst.CSTNode, Optional[cst.BaseExpression], Optional[cst.Annotation]]]]:
+        """``(target, value, annotation)`` for each binding in the module that may set the
+        attribute ``name`` of ``owner``'s instances: ``x.name = value`` anywhere (but ``self.name``
+        in classes unrelated to ``owner``), ``name = value`` in the body of a related class. None
+        when one binds it some other way (unpacked, augmented, deleted, a method)."""
+        analysis = self.analysis
+        related = _related_classes(owner, analysis)
+        bindings = []
+        for node in analysis.nodes_of(cst.Attribute):
+            if node.attr.value != name:
+                continue
+            binding = _attribute_binding(node, analysis)
+            if binding is None:
+                continue  # a read
+            cls = analysis.enclosing(node, cst.ClassDef)
+            if is_name(node.value, "self") and cls is not None and cls not in related:
+                continue  # sets the attribute of another class's instances
+            if not binding:
+                return None
+            bindings.append(binding[0])
+        for cls in related:
+            scope = analysis.scopes.get(cls.body.body[0]) if cls.body.body else None
+            for assignment in scope.assignments[name] if scope is not None else ():
+                target = assignment.node
+                parent = analysis.parents.get(target)
+                if isinstance(parent, cst.AssignTarget):
+                    bindings.append((target, analysis.parents[parent].value, None))
+                elif isinstance(parent, cst.AnnAssign) and parent.target is target:
+                    bindings.append((target, parent.value, parent.annotation))
+                else:
+                    return None  # a method or property, a loop, an import...
+        return bindings
+
+    def _declares_client(self, annotation: cst.Annotation, none_allowed: bool) -> bool:
+        """Does ``annotation`` declare a client (or, with ``none_allowed``, maybe None)?"""
+        node = annotation.annotation
+        if isinstance(node, cst.SimpleString):  # ``"OpenAI"``: its names mean what they mean where it is
+            scope = self.analysis.scopes.get(node)
+            try:
+                node = cst.parse_expression(node.evaluated_value)
+            except (cst.ParserSyntaxError, TypeError):
+                return False
+
+            def imported(spelled: cst.BaseExpression) -> Set[str]:
+                dotted = get_full_name_for_node(spelled)
+                names = scope.get_qualified_names_for(dotted) if scope is not None and dotted else set()
+                return {q.name for q in names} if all(q.source is QualifiedNameSource.IMPORT for q in names) else set()
+
+            kinds = _type_members(node, imported)
+        else:
+            kinds = _type_members(node, self.analysis.imported_as)
+        return _CLIENT_TYPE in kinds and _OTHER_TYPE not in kinds and (none_allowed or _NONE_TYPE not in kinds)
+
+
+def _type_members(node: cst.BaseExpression, imported: Callable[[cst.BaseExpression], Set[str]]) -> Set[str]:
+    """What the values of type ``node`` can be, by kind: ``Optional[OpenAI]`` a client or
+    None, ``Union[OpenAI, Groq]`` a client or something else."""
+    if is_name(node, "None"):
+        return {_NONE_TYPE}
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
+        return _type_members(node.left, imported) | _type_members(node.right, imported)
+    if isinstance(node, cst.Subscript):
+        generic = imported(node.value)
+        arguments = [element.slice.value for element in node.slice if isinstance(element.slice, cst.Index)]
+        if "typing.Optional" in generic and len(arguments) == 1:
+            return _type_members(arguments[0], imported) | {_NONE_TYPE}
+        if "typing.Union" in generic and arguments:
+            return set().union(*(_type_members(argument, imported) for argument in arguments))
+        return {_OTHER_TYPE}
+    return {_CLIENT_TYPE} if imported(node) & CLIENT_CLASSES else {_OTHER_TYPE}
+
+
+def _tested_branches(expr: cst.IfExp) -> Tuple[bool, bool]:
+    """Which branches of ``expr`` are a name the test proves is not None where it is the value:
+    ``x if x else ...``, ``x if x is not None else ...``, ``... if x is None else x``."""
+    test, negated = expr.test, False
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test, negated = test.expression, True
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and is_name(test.comparisons[0].comparator, "None"):
+        operator = test.comparisons[0].operator
+        if isinstance(operator, (cst.Is, cst.IsNot)):
+            negated = negated != isinstance(operator, cst.Is)
+            test = test.left
+    if not isinstance(test, cst.Name):
+        return False, False
+    tested = test.value
+    return (not negated and is_name(expr.body, tested)), (negated and is_name(expr.orelse, tested))
+
+
+def _attribute_binding(
+    node: cst.Attribute, analysis: "ModuleAnalysis"
+) -> Optional[List[Tuple[cst.CSTNode, Optional[cst.BaseExpression], Optional[cst.Annotation]]]]:
+    """``[(node, value, annotation)]`` when ``node`` is assigned to plainly, ``[]`` when it is
+    bound some other way, None when it is read."""
+    parent = analysis.parents.get(node)
+    if isinstance(parent, cst.AssignTarget) and parent.target is node:
+        return [(node, analysis.parents[parent].value, None)]
+    if isinstance(parent, cst.AnnAssign) and parent.target is node:
+        return [(node, parent.value, parent.annotation)]
+    child = node
+    while isinstance(parent, (cst.Element, cst.StarredElement, cst.Tuple, cst.List)):
+        child, parent = parent, analysis.parents.get(parent)  # maybe a target of an unpacking
+    targets = {
+        cst.AssignTarget: "target", cst.AugAssign: "target", cst.For: "target", cst.CompFor: "target",
+        cst.AsName: "name", cst.Del: "target",
+    }
+    field = targets.get(type(parent))
+    return [] if field is not None and getattr(parent, field) is child else None
+
+
+def _related_classes(owner: cst.ClassDef, analysis: "ModuleAnalysis") -> List[cst.ClassDef]:
+    """The classes of the module whose methods can run on an instance of ``owner``: itself, its
+    bases and subclasses here, and the other bases of classes here that inherit from it. (A
+    class of another module that inherits from two of this module's is not foreseen.)"""
+    classes = [cls for cls in analysis.nodes_of(cst.ClassDef) if isinstance(cls, cst.ClassDef)]
+    by_name: Dict[str, List[cst.ClassDef]] = {}
+    for cls in classes:
+        by_name.setdefault(cls.name.value, []).append(cls)
+
+    def lineage(cls: cst.ClassDef, seen: Set[int]) -> List[cst.ClassDef]:
+        seen.add(id(cls))
+        found = [cls]
+        for base in cls.bases:
+            name = base.value.value if isinstance(base.value, cst.Name) else None
+            for parent in by_name.get(name, []) if name else []:
+                if id(parent) not in seen:
+                    found += lineage(parent, seen)
+        return found
+
+    lineages = [lineage(cls, set()) for cls in classes]
+    related = [cls for line in lineages if owner in line for cls in line]
+    return list({id(cls): cls for cls in related}.values())
+
+
+def _all(answers: Iterable[Origins]) -> Origins:
+    """The origins of a value that is one of several, when each is known."""
+    found: List[cst.CSTNode] = []
+    for answer in answers:
+        if answer is None:
+            return None
+        found += answer
+    return found
