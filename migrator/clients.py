@@ -27,7 +27,6 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata import Assignment, QualifiedNameSource
 
-from migrator.reaching import reaching_bindings
 from migrator.shapes import is_name
 
 if TYPE_CHECKING:
@@ -93,7 +92,7 @@ class _ClientProof:
         if isinstance(expr, cst.Name):
             if "openai" in self.analysis.imported_as(expr):
                 return [expr]
-            bindings = reaching_bindings(expr, self.analysis)
+            bindings = self.analysis.referents(expr)
             return _all(self._binding(binding, none_allowed) for binding in bindings) if bindings else None
         if isinstance(expr, cst.Call):
             return self._call(expr, none_allowed, awaited=False)
@@ -160,7 +159,7 @@ class _ClientProof:
 
     def _function(self, func: cst.BaseExpression) -> Optional[cst.FunctionDef]:
         """The function of the module that ``func`` names, when the name is bound to nothing else."""
-        bindings = reaching_bindings(func, self.analysis) if isinstance(func, cst.Name) else None
+        bindings = self.analysis.referents(func) if isinstance(func, cst.Name) else None
         function = bindings[0].node if bindings is not None and len(bindings) == 1 else None
         return function if isinstance(function, cst.FunctionDef) else None
 
@@ -200,7 +199,7 @@ class _ClientProof:
         if is_name(expr, "self", "cls"):
             owner = self.analysis.enclosing(expr, cst.ClassDef)
         elif isinstance(expr, cst.Name):
-            bindings = reaching_bindings(expr, self.analysis)
+            bindings = self.analysis.referents(expr)
             owner = bindings[0].node if bindings is not None and len(bindings) == 1 else None
         else:
             return None
