@@ -1,0 +1,69 @@
+"""bench/recall.py counts and tallies a small corpus written here, without the network."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+ASK = '''\
+from openai import OpenAI
+
+client = OpenAI()
+
+
+def ask(question):
+    completion = client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": question}])
+    return completion.choices[0].message.content
+
+
+def ask_positionally(question):
+    completion = client.chat.completions.create("gpt-4o", [{"role": "user", "content": question}])
+    return completion.choices[0].message.content
+'''
+WRAPPER_DOCSTRING = '"""Calls `client.chat.completions.create(...)` for you."""\n'
+
+
+def load_recall():
+    """bench/ is a folder of scripts, not a package: the module is loaded from its path."""
+    spec = importlib.util.spec_from_file_location("bench_recall", ROOT / "bench" / "recall.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_one_migrated_call_one_blocked_call_and_one_mention_in_a_docstring(tmp_path):
+    recall = load_recall()
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "ask.py").write_text(ASK)
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "wrapper.py").write_text(WRAPPER_DOCSTRING)
+    (tmp_path / "lib" / "no_call.py").write_text("completions = []\n")
+    files = recall.corpus_files([("demo", "application", tmp_path / "app"), ("demo", "library", tmp_path / "lib")])
+    assert [(file.path.name, file.group, file.sites) for file in files] == [
+        ("ask.py", "application", 2),
+        ("wrapper.py", "library", 1),
+    ]
+
+    tallies, disagreements = recall.measure(files, recall.OPTION_SETS["default"], jobs=1)
+
+    assert disagreements == []
+    application, library = tallies["application"], tallies["library"]
+    assert (application.files, application.sites, application.migrated) == (1, 2, 1)
+    # Two positional arguments, two findings on one line: one reason.
+    assert application.blockers == {"it passes positional arguments, which the tool cannot map": 1}
+    assert (library.files, library.sites, library.migrated) == (1, 1, 0)
+    assert library.blockers == {recall.NO_FINDING_WITHOUT_OPENAI: 1}
+    table = recall.render({name: tallies for name in recall.OPTION_SETS}, markdown=True)
+    assert "| application | default | 1 | 2 | 1 | 50.0 % |" in table
+
+
+def test_blocker_categories_drop_the_call_names_and_numbers():
+    recall = load_recall()
+    message = "`self.client.chat.completions.create` not migrated: it shares `kwargs` with the call on line 12"
+    assert recall.blocker_category(message) == "it shares `…` with the call on line N"
+    assert recall.error_kind("syntax error at line 3, column 7: unexpected token") == "syntax error"
+    assert recall.error_kind("internal error: KeyError: 'x' (planner.py:12 in f)") == "internal error: KeyError"
