@@ -27,7 +27,8 @@ from typing import Callable, Dict, List, Optional, Union
 
 import libcst as cst
 
-from migrator.analysis import CallSite, ModuleAnalysis, ResultUse
+from migrator.analysis import CallSite, ModuleAnalysis
+from migrator.semantic.flow import ResultUse
 from migrator.rule import Block, UseRewrite
 from migrator.shapes import USAGE_FIELDS, code_of, dict_entries, is_constant, literal_string, one_line
 from migrator.streaming import (
@@ -115,7 +116,7 @@ def event_name(analysis: ModuleAnalysis, loop: cst.For) -> str:
     name = loop.target.value
     if name in EVENT_NAMES:
         return name
-    scope_node = analysis.enclosing(loop, (cst.FunctionDef, cst.Lambda)) or analysis.module
+    scope_node = analysis.nodes.enclosing(loop, (cst.FunctionDef, cst.Lambda)) or analysis.module
     return name if spelled_names(scope_node, {"event"}) else "event"
 
 
@@ -312,10 +313,10 @@ class ChunkLoop:
         expected = [self.loop.target] + [alias.target for alias in self.aliases.values()]
         found = 0
         for target in expected:
-            assignment = self.analysis.binding(target)
+            assignment = self.analysis.bindings.binding(target)
             if assignment is None:
                 return f"`{target.value}` could not be followed"
-            for node in self.analysis.reads_of(assignment):
+            for node in self.analysis.bindings.reads_of(assignment):
                 problem = self._add_read(target, node)
                 if problem is not None:
                     return problem
@@ -335,7 +336,7 @@ class ChunkLoop:
         if alias is not None and alias.text is not None:
             self.reads.append(Read(node, self.text_path, Kind.TEXT, statement))
             return None
-        use = self.analysis.use_of(node)
+        use = self.analysis.flow.use_of(node)
         path = (alias.path if alias else ()) + use.path
         if alias is None and self._is_structure_alias_value(use):
             return None  # `delta = chunk.choices[0].delta`: removed, its reads are read as the chunk's
@@ -343,7 +344,7 @@ class ChunkLoop:
         return None
 
     def _is_structure_alias_value(self, use: ResultUse) -> bool:
-        statement = self.analysis.enclosing_statement(use.base)
+        statement = self.analysis.nodes.enclosing_statement(use.base)
         return any(alias.statement is statement and alias.text is None for alias in self.aliases.values())
 
     def _kind(self, path: Path) -> Optional[Kind]:
@@ -367,9 +368,9 @@ class ChunkLoop:
 
     def _top_statement(self, node: cst.CSTNode) -> Optional[cst.BaseStatement]:
         """The statement of the loop body that contains ``node``; None outside the body."""
-        parent = self.analysis.parents.get(node)
+        parent = self.analysis.nodes.parents.get(node)
         while parent is not None and parent is not self.loop.body:
-            node, parent = parent, self.analysis.parents.get(parent)
+            node, parent = parent, self.analysis.nodes.parents.get(parent)
         return node if parent is self.loop.body else None
 
     # -- statement by statement ------------------------------------------------------------
@@ -451,11 +452,11 @@ class ChunkLoop:
         return None
 
     def _is_choices_guard(self, node: cst.CSTNode) -> bool:
-        parent = self.analysis.parents.get(node)
+        parent = self.analysis.nodes.parents.get(node)
         if isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.And) and parent.left is node:
             return True
         if isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not):
-            return isinstance(self.analysis.parents.get(parent), cst.If)
+            return isinstance(self.analysis.nodes.parents.get(parent), cst.If)
         return isinstance(parent, cst.If) and parent.test is node
 
     def check_choices_tested(self, reads: List[Read]) -> Optional[Block]:
@@ -471,7 +472,7 @@ class ChunkLoop:
 
     def _choices_checked(self, node: cst.CSTNode) -> bool:
         """Is ``node`` read only after a test that the chunk has choices?"""
-        child, parent = node, self.analysis.parents.get(node)
+        child, parent = node, self.analysis.nodes.parents.get(node)
         while parent is not None and parent is not self.loop:
             if isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.And) and child is parent.right:
                 if self._is_choices_test(parent.left):
@@ -482,7 +483,7 @@ class ChunkLoop:
                     isinstance(test, cst.BooleanOperation) and self._is_choices_test(test.left)
                 ):
                     return True
-            child, parent = parent, self.analysis.parents.get(parent)
+            child, parent = parent, self.analysis.nodes.parents.get(parent)
         index = self._statement_index(node)
         return any(self._is_skip_without_choices(self.body[i]) for i in range(index))
 
@@ -617,7 +618,7 @@ class ChunkLoop:
         for read in reads:
             if read.path[1:] in USAGE_FIELDS and guarded:
                 continue
-            parent = self.analysis.parents.get(read.node)
+            parent = self.analysis.nodes.parents.get(read.node)
             if read.path == USAGE and isinstance(parent, cst.If) and parent.test is read.node:
                 continue
             if read.path == USAGE and is_not_none_test(parent) and parent.left is read.node:
@@ -635,19 +636,19 @@ class ChunkLoop:
         target = assign.targets[0].target if len(assign.targets) == 1 else None
         if not isinstance(target, cst.Name):
             return "the usage is stored in something other than a plain name"
-        assignment = self.analysis.binding(target)
+        assignment = self.analysis.bindings.binding(target)
         if assignment is None:
             return f"`{target.value}` could not be followed"
-        for node in self.analysis.reads_of(assignment):
+        for node in self.analysis.bindings.reads_of(assignment):
             if is_inside(self.analysis, node, self.loop):
                 return f"`{target.value}` is read inside the loop, where it would hold the usage at other times"
             others = [
-                other for other in self.analysis.reaching(node)
+                other for other in self.analysis.bindings.reaching(node)
                 if other is not assignment and not _assigns_none(self.analysis, other)
             ]
             if others:
                 return f"`{target.value}` may also hold a value assigned elsewhere"
-            rewrite = _usage_read_rewrite(self.analysis.use_of(node))
+            rewrite = _usage_read_rewrite(self.analysis.flow.use_of(node))
             if isinstance(rewrite, str):
                 return rewrite
             if rewrite is not None:
@@ -724,8 +725,8 @@ class ChunkLoop:
 def _assigns_none(analysis: ModuleAnalysis, assignment) -> bool:
     """``usage = None`` before the loop does not make ``usage`` hold anything else."""
     node = getattr(assignment, "node", None)
-    parent = analysis.parents.get(node) if node is not None else None
-    return isinstance(parent, cst.AssignTarget) and is_constant(analysis.parents[parent].value, "None")
+    parent = analysis.nodes.parents.get(node) if node is not None else None
+    return isinstance(parent, cst.AssignTarget) and is_constant(analysis.nodes.parents[parent].value, "None")
 
 
 def _usage_read_rewrite(use: ResultUse) -> Union[UseRewrite, str, None]:

@@ -90,9 +90,9 @@ class _ClientProof:
         if is_name(expr, "None"):
             return [] if none_allowed else None
         if isinstance(expr, cst.Name):
-            if "openai" in self.analysis.imported_as(expr):
+            if "openai" in self.analysis.imports.imported_as(expr):
                 return [expr]
-            bindings = self.analysis.referents(expr)
+            bindings = self.analysis.bindings.referents(expr)
             return _all(self._binding(binding, none_allowed) for binding in bindings) if bindings else None
         if isinstance(expr, cst.Call):
             return self._call(expr, none_allowed, awaited=False)
@@ -116,13 +116,13 @@ class _ClientProof:
         node = binding.node
         if isinstance(node, cst.Param):
             return self._parameter(node, none_allowed)
-        parent = self.analysis.parents.get(node) if isinstance(node, cst.Name) else None
+        parent = self.analysis.nodes.parents.get(node) if isinstance(node, cst.Name) else None
         if isinstance(parent, cst.AssignTarget):
-            return self.origins(self.analysis.parents[parent].value, none_allowed)
+            return self.origins(self.analysis.nodes.parents[parent].value, none_allowed)
         if isinstance(parent, cst.AnnAssign) and parent.target is node:
             return self._declared(node, parent.value, parent.annotation, none_allowed)
-        if isinstance(parent, cst.AsName) and isinstance(self.analysis.parents.get(parent), cst.WithItem):
-            return self.origins(self.analysis.parents[parent].item, none_allowed)  # a client's __enter__ returns it
+        if isinstance(parent, cst.AsName) and isinstance(self.analysis.nodes.parents.get(parent), cst.WithItem):
+            return self.origins(self.analysis.nodes.parents[parent].item, none_allowed)  # a client's __enter__ returns it
         return None
 
     def _declared(
@@ -136,7 +136,7 @@ class _ClientProof:
         return [value or target] if self._declares_client(annotation, none_allowed) else None
 
     def _parameter(self, param: cst.Param, none_allowed: bool) -> Origins:
-        parameters = self.analysis.parents.get(param)
+        parameters = self.analysis.nodes.parents.get(param)
         if isinstance(parameters, cst.Parameters) and param in (parameters.star_arg, parameters.star_kwarg):
             return None  # a tuple or a dict of what the annotation says
         if param.annotation is None:
@@ -148,7 +148,7 @@ class _ClientProof:
 
     def _call(self, call: cst.Call, none_allowed: bool, awaited: bool) -> Origins:
         func = call.func
-        if not awaited and self.analysis.imported_as(func) & CLIENT_CLASSES:
+        if not awaited and self.analysis.imports.imported_as(func) & CLIENT_CLASSES:
             return [call]
         if not awaited and isinstance(func, cst.Attribute) and func.attr.value in CLIENT_COPY_METHODS:
             return [call] if self.origins(func.value, False) is not None else None
@@ -159,7 +159,7 @@ class _ClientProof:
 
     def _function(self, func: cst.BaseExpression) -> Optional[cst.FunctionDef]:
         """The function of the module that ``func`` names, when the name is bound to nothing else."""
-        bindings = self.analysis.referents(func) if isinstance(func, cst.Name) else None
+        bindings = self.analysis.bindings.referents(func) if isinstance(func, cst.Name) else None
         function = bindings[0].node if bindings is not None and len(bindings) == 1 else None
         return function if isinstance(function, cst.FunctionDef) else None
 
@@ -169,9 +169,9 @@ class _ClientProof:
         analysis = self.analysis
         if not all(self._is_transparent(decorator) for decorator in function.decorators):
             return None
-        if any(analysis.enclosing(node, (cst.FunctionDef, cst.Lambda)) is function for node in analysis.nodes_of(cst.Yield)):
+        if any(analysis.nodes.enclosing(node, (cst.FunctionDef, cst.Lambda)) is function for node in analysis.nodes.nodes_of(cst.Yield)):
             return None  # a generator
-        returns = [node for node in analysis.nodes_of(cst.Return) if analysis.enclosing(node, (cst.FunctionDef, cst.Lambda)) is function]
+        returns = [node for node in analysis.nodes.nodes_of(cst.Return) if analysis.nodes.enclosing(node, (cst.FunctionDef, cst.Lambda)) is function]
         last = function.body.body[-1] if function.body.body else None
         ends_in_return = isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], (cst.Return, cst.Raise))
         returned = _all(
@@ -184,7 +184,7 @@ class _ClientProof:
 
     def _is_transparent(self, decorator: cst.Decorator) -> bool:
         named = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
-        return bool(self.analysis.imported_as(named) & TRANSPARENT_DECORATORS)
+        return bool(self.analysis.imports.imported_as(named) & TRANSPARENT_DECORATORS)
 
     def _attribute(self, expr: cst.Attribute, none_allowed: bool) -> Origins:
         """``self.client``, ``Bot.client``: what every binding of the attribute in the module holds."""
@@ -197,9 +197,9 @@ class _ClientProof:
     def _class_of(self, expr: cst.BaseExpression) -> Optional[cst.ClassDef]:
         """The class of the module whose instances (``self``) or whose own attributes ``expr`` reads."""
         if is_name(expr, "self", "cls"):
-            owner = self.analysis.enclosing(expr, cst.ClassDef)
+            owner = self.analysis.nodes.enclosing(expr, cst.ClassDef)
         elif isinstance(expr, cst.Name):
-            bindings = self.analysis.referents(expr)
+            bindings = self.analysis.bindings.referents(expr)
             owner = bindings[0].node if bindings is not None and len(bindings) == 1 else None
         else:
             return None
@@ -215,25 +215,25 @@ class _ClientProof:
         analysis = self.analysis
         related = _related_classes(owner, analysis)
         bindings = []
-        for node in analysis.nodes_of(cst.Attribute):
+        for node in analysis.nodes.nodes_of(cst.Attribute):
             if node.attr.value != name:
                 continue
             binding = _attribute_binding(node, analysis)
             if binding is None:
                 continue  # a read
-            cls = analysis.enclosing(node, cst.ClassDef)
+            cls = analysis.nodes.enclosing(node, cst.ClassDef)
             if is_name(node.value, "self") and cls is not None and cls not in related:
                 continue  # sets the attribute of another class's instances
             if not binding:
                 return None
             bindings.append(binding[0])
         for cls in related:
-            scope = analysis.scopes.get(cls.body.body[0]) if cls.body.body else None
+            scope = analysis.bindings.scopes.get(cls.body.body[0]) if cls.body.body else None
             for assignment in scope.assignments[name] if scope is not None else ():
                 target = assignment.node
-                parent = analysis.parents.get(target)
+                parent = analysis.nodes.parents.get(target)
                 if isinstance(parent, cst.AssignTarget):
-                    bindings.append((target, analysis.parents[parent].value, None))
+                    bindings.append((target, analysis.nodes.parents[parent].value, None))
                 elif isinstance(parent, cst.AnnAssign) and parent.target is target:
                     bindings.append((target, parent.value, parent.annotation))
                 else:
@@ -244,7 +244,7 @@ class _ClientProof:
         """Does ``annotation`` declare a client (or, with ``none_allowed``, maybe None)?"""
         node = annotation.annotation
         if isinstance(node, cst.SimpleString):  # ``"OpenAI"``: its names mean what they mean where it is
-            scope = self.analysis.scopes.get(node)
+            scope = self.analysis.bindings.scopes.get(node)
             try:
                 node = cst.parse_expression(node.evaluated_value)
             except (cst.ParserSyntaxError, TypeError):
@@ -257,7 +257,7 @@ class _ClientProof:
 
             kinds = _type_members(node, imported)
         else:
-            kinds = _type_members(node, self.analysis.imported_as)
+            kinds = _type_members(node, self.analysis.imports.imported_as)
         return _CLIENT_TYPE in kinds and _OTHER_TYPE not in kinds and (none_allowed or _NONE_TYPE not in kinds)
 
 
@@ -301,14 +301,14 @@ def _attribute_binding(
 ) -> Optional[List[Tuple[cst.CSTNode, Optional[cst.BaseExpression], Optional[cst.Annotation]]]]:
     """``[(node, value, annotation)]`` when ``node`` is assigned to plainly, ``[]`` when it is
     bound some other way, None when it is read."""
-    parent = analysis.parents.get(node)
+    parent = analysis.nodes.parents.get(node)
     if isinstance(parent, cst.AssignTarget) and parent.target is node:
-        return [(node, analysis.parents[parent].value, None)]
+        return [(node, analysis.nodes.parents[parent].value, None)]
     if isinstance(parent, cst.AnnAssign) and parent.target is node:
         return [(node, parent.value, parent.annotation)]
     child = node
     while isinstance(parent, (cst.Element, cst.StarredElement, cst.Tuple, cst.List)):
-        child, parent = parent, analysis.parents.get(parent)  # maybe a target of an unpacking
+        child, parent = parent, analysis.nodes.parents.get(parent)  # maybe a target of an unpacking
     targets = {
         cst.AssignTarget: "target", cst.AugAssign: "target", cst.For: "target", cst.CompFor: "target",
         cst.AsName: "name", cst.Del: "target",
@@ -321,7 +321,7 @@ def _related_classes(owner: cst.ClassDef, analysis: "ModuleAnalysis") -> List[cs
     """The classes of the module whose methods can run on an instance of ``owner``: itself, its
     bases and subclasses here, and the other bases of classes here that inherit from it. (A
     class of another module that inherits from two of this module's is not foreseen.)"""
-    classes = [cls for cls in analysis.nodes_of(cst.ClassDef) if isinstance(cls, cst.ClassDef)]
+    classes = [cls for cls in analysis.nodes.nodes_of(cst.ClassDef) if isinstance(cls, cst.ClassDef)]
     by_name: Dict[str, List[cst.ClassDef]] = {}
     for cls in classes:
         by_name.setdefault(cls.name.value, []).append(cls)

@@ -134,7 +134,7 @@ def _function_entries(function: cst.BaseExpression, keys: frozenset) -> Union[Di
 
 def is_truth_test(node: cst.CSTNode, analysis) -> bool:
     """Is ``node`` only tested for truth (``if x:``, ``not x``, ``x and y`` in a test)?"""
-    parent = analysis.parents.get(node)
+    parent = analysis.nodes.parents.get(node)
     if isinstance(parent, (cst.If, cst.While, cst.IfExp, cst.Assert)):
         return parent.test is node
     if isinstance(parent, cst.CompIf):
@@ -148,7 +148,7 @@ def is_truth_test(node: cst.CSTNode, analysis) -> bool:
 
 def none_test(node: cst.CSTNode, analysis) -> Optional[bool]:
     """For ``node is None`` True, for ``node is not None`` False, otherwise None."""
-    parent = analysis.parents.get(node)
+    parent = analysis.nodes.parents.get(node)
     if not (isinstance(parent, cst.Comparison) and parent.left is node and len(parent.comparisons) == 1):
         return None
     comparison = parent.comparisons[0]
@@ -162,7 +162,7 @@ def none_test(node: cst.CSTNode, analysis) -> Optional[bool]:
 def replaced(use, length: int, template: str, analysis, target: Optional[cst.CSTNode] = None) -> Union[UseRewrite, Block]:
     """``use.replace(...)``, the template's string literals in a quote that can stand where the
     use does (inside an f-string, not the f-string's own)."""
-    quote = analysis.free_quote(use.outer)
+    quote = analysis.nodes.free_quote(use.outer)
     if quote is None:
         return Block(f"`{use.code}` sits in f-strings that take both quotes, so the rewrite's strings cannot go there")
     return use.replace(length, template.replace('"', quote), target)
@@ -186,7 +186,7 @@ def presence_test(use, length: int, analysis) -> Union[UseRewrite, Block, None]:
 
 def used_in(use, analysis) -> str:
     """The code around a read, for a message: the call it is passed to, or what contains it."""
-    around = analysis.parents.get(use.parent) if isinstance(use.parent, cst.Arg) else use.parent
+    around = analysis.nodes.parents.get(use.parent) if isinstance(use.parent, cst.Arg) else use.parent
     return _code(around if around is not None else use.outer)
 
 
@@ -201,7 +201,7 @@ def content_may_be_none(use, site: CallSite) -> bool:
     if not _may_call_tools(site):
         return False
     node = use.outer
-    parent = site.analysis.parents.get(node)
+    parent = site.analysis.nodes.parents.get(node)
     if is_truth_test(node, site.analysis) or (
         isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.Or) and parent.left is node
     ):
@@ -223,11 +223,11 @@ def _only_without_tool_calls(node: cst.CSTNode, site: CallSite) -> bool:
     analysis = site.analysis
     tests = {
         use.outer
-        for use in analysis.trace_result(site.call).uses
+        for use in analysis.flow.trace_result(site.call).uses
         if use.path[:3] == ("choices", 0, "message") and use.path[3:] in (("tool_calls",), ("function_call",))
-        and analysis.positions[use.outer].start.line > site.position.start.line
+        and analysis.nodes.positions[use.outer].start.line > site.position.start.line
     }
-    child, parent = node, analysis.parents.get(node)
+    child, parent = node, analysis.nodes.parents.get(node)
     while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
         if isinstance(parent, cst.If):
             if child is parent.body and _tests_calls(parent.test, tests, present=False):
@@ -238,7 +238,7 @@ def _only_without_tool_calls(node: cst.CSTNode, site: CallSite) -> bool:
             for earlier in parent.body[: list(parent.body).index(child)]:
                 if _leaves_when_calls(earlier, tests) or _loops_until_no_calls(earlier, tests, analysis):
                     return True
-        child, parent = parent, analysis.parents.get(parent)
+        child, parent = parent, analysis.nodes.parents.get(parent)
     return False
 
 
@@ -265,10 +265,10 @@ def _loops_until_no_calls(statement: cst.CSTNode, tests: Set[cst.CSTNode], analy
         return False
     breaks = [node for node in _own_statements(statement.body) if isinstance(node, cst.Break)]
     for leave in breaks:
-        body = analysis.parents.get(leave)  # a one-line ``if x: break``, or the line in a block
+        body = analysis.nodes.parents.get(leave)  # a one-line ``if x: break``, or the line in a block
         if isinstance(body, cst.SimpleStatementLine):
-            body = analysis.parents.get(body)
-        condition = analysis.parents.get(body)
+            body = analysis.nodes.parents.get(body)
+        condition = analysis.nodes.parents.get(body)
         if not (isinstance(condition, cst.If) and condition.body is body and _tests_calls(condition.test, tests, present=False)):
             return False
     return bool(breaks)

@@ -27,7 +27,8 @@ from typing import Callable, Dict, List, Optional, Tuple, Union
 
 import libcst as cst
 
-from migrator.analysis import CALL, CallSite, ModuleAnalysis, ResultUse
+from migrator.analysis import CallSite, ModuleAnalysis
+from migrator.semantic.flow import CALL, ResultUse
 from migrator.rule import Block, UseRewrite
 from migrator.shapes import code_of, dict_entries, is_constant, lifted, literal_string, moved_out, one_line, string_like
 
@@ -154,7 +155,7 @@ def response_messages(analysis: ModuleAnalysis) -> Dict[cst.CSTNode, Tuple[CallS
     found = {}
     for site in analysis.call_sites():
         if site.traced and site.kind.startswith("chat.completions."):
-            for use in analysis.trace_result(site.call).uses:
+            for use in analysis.flow.trace_result(site.call).uses:
                 if use.path in (RESPONSE_MESSAGE, DUMPED_MESSAGE):
                     found[use.outer] = (site, use)
     return found
@@ -184,17 +185,17 @@ def container_of(node: cst.CSTNode, analysis: ModuleAnalysis) -> Optional[Tuple[
     """Where ``node`` is added to a list: the ``append`` call or the list element holding it, and
     the name of the list when the tool can tell (``history.append(x)``, ``history = [..., x]``,
     ``history += [..., x]``, ``history.extend([..., x])``)."""
-    parent = analysis.parents.get(node)
+    parent = analysis.nodes.parents.get(node)
     if isinstance(parent, cst.Arg):
-        call = analysis.parents.get(parent)
+        call = analysis.nodes.parents.get(parent)
         if _is_method_call(call, "append", analysis) and parent.keyword is None and len(call.args) == 1:
             return call, call.func.value if isinstance(call.func.value, cst.Name) else None
         return None
     if not isinstance(parent, cst.Element):
         return None
-    holder = analysis.parents.get(analysis.parents.get(parent))
+    holder = analysis.nodes.parents.get(analysis.nodes.parents.get(parent))
     if isinstance(holder, cst.Arg):
-        call = analysis.parents.get(holder)
+        call = analysis.nodes.parents.get(holder)
         if _is_method_call(call, "extend", analysis) and isinstance(call.func.value, cst.Name):
             return parent, call.func.value
         return parent, None
@@ -218,7 +219,7 @@ def _is_method_call(call: Optional[cst.CSTNode], method: str, analysis: ModuleAn
         isinstance(call, cst.Call)
         and isinstance(call.func, cst.Attribute)
         and call.func.attr.value == method
-        and isinstance(analysis.parents.get(call), cst.Expr)
+        and isinstance(analysis.nodes.parents.get(call), cst.Expr)
     )
 
 
@@ -279,7 +280,7 @@ def followed_history(name: cst.Name, site: CallSite, convert: MessageConverter) 
         elif converted is not addition.node:
             rewrites.append(UseRewrite(target=addition.node, build=lambda node: _message_of(node, convert)))
     if unknown and (rewrites or tool_context):
-        line = analysis.positions[unknown[0]].start.line
+        line = analysis.nodes.positions[unknown[0]].start.line
         return _blocked(
             f"`{name.value}` receives `{_code(unknown[0])}` on line {line}, which the tool cannot see into: "
             "it may be a tool call or result, which the Responses API takes in another shape"
@@ -288,7 +289,7 @@ def followed_history(name: cst.Name, site: CallSite, convert: MessageConverter) 
         read = history.other_reads[0]
         return _blocked(
             f"`{name.value}` is also read by `{_code(_statement_code(read, analysis))}` on line "
-            f"{analysis.positions[read].start.line}, which would see Responses items instead of Chat messages"
+            f"{analysis.nodes.positions[read].start.line}, which would see Responses items instead of Chat messages"
         )
     if rewrites and not all(_is_migrated(call, analysis) for call in history.feeders):
         return _blocked(f"`{name.value}` is also sent by a call the tool does not migrate")
@@ -316,7 +317,7 @@ def _message_of(node: cst.CSTNode, convert: MessageConverter) -> cst.CSTNode:
 
 def _follow(name: cst.Name, analysis: ModuleAnalysis) -> Optional[_History]:
     """The list literal ``name`` is bound to (plus ``+=`` additions), and every read of it."""
-    bindings = analysis.value_sources(name)
+    bindings = analysis.bindings.value_sources(name)
     definitions = [b for b in bindings if _bound_list(b.node, analysis) is not None]
     if len(definitions) != 1:
         return None
@@ -324,7 +325,7 @@ def _follow(name: cst.Name, analysis: ModuleAnalysis) -> Optional[_History]:
     assert initial_list is not None
     history = _History([], [], [], [])
     for binding in bindings:
-        statement = analysis.parents.get(binding.node)
+        statement = analysis.nodes.parents.get(binding.node)
         if binding in definitions:
             _add_elements(history, initial_list)
         elif isinstance(statement, cst.AugAssign) and isinstance(statement.operator, cst.AddAssign):
@@ -332,9 +333,9 @@ def _follow(name: cst.Name, analysis: ModuleAnalysis) -> Optional[_History]:
         else:
             return None
     additions = {binding.node for binding in bindings if binding not in definitions}
-    reads = [read for binding in bindings for read in analysis.reads_of(binding) if read not in additions]
+    reads = [read for binding in bindings for read in analysis.bindings.reads_of(binding) if read not in additions]
     for read in sorted(set(reads), key=reads.index):
-        if not set(analysis.value_sources(read)) <= set(bindings):
+        if not set(analysis.bindings.value_sources(read)) <= set(bindings):
             return None  # the name may hold another list there
         _add_read(history, read, analysis)
     return history
@@ -342,8 +343,8 @@ def _follow(name: cst.Name, analysis: ModuleAnalysis) -> Optional[_History]:
 
 def _bound_list(target: cst.CSTNode, analysis: ModuleAnalysis) -> Optional[cst.List]:
     """The list literal of ``target = [...]`` (or ``target: T = [...]``)."""
-    parent = analysis.parents.get(target)
-    statement = analysis.parents.get(parent) if isinstance(parent, cst.AssignTarget) else parent
+    parent = analysis.nodes.parents.get(target)
+    statement = analysis.nodes.parents.get(parent) if isinstance(parent, cst.AssignTarget) else parent
     if isinstance(statement, cst.Assign) and len(statement.targets) == 1 and isinstance(statement.value, cst.List):
         return statement.value
     if isinstance(statement, cst.AnnAssign) and statement.target is target and isinstance(statement.value, cst.List):
@@ -363,13 +364,13 @@ def _add_elements(history: _History, value: cst.BaseExpression) -> None:
 
 
 def _add_read(history: _History, read: cst.CSTNode, analysis: ModuleAnalysis) -> None:
-    parent = analysis.parents.get(read)
+    parent = analysis.nodes.parents.get(read)
     feeder = _call_sending(parent if isinstance(parent, cst.Arg) else _starred_in_messages(parent, analysis), analysis)
     if feeder is not None:
         history.feeders.append(feeder)
         return
     method = parent.attr.value if isinstance(parent, cst.Attribute) and parent.value is read else None
-    call = analysis.parents.get(parent) if method else None
+    call = analysis.nodes.parents.get(parent) if method else None
     if method == "append" and _is_method_call(call, "append", analysis) and len(call.args) == 1 and call.args[0].keyword is None:
         history.additions.append(_Addition(call.args[0].value, call))
     elif method == "extend" and _is_method_call(call, "extend", analysis) and len(call.args) == 1 and call.args[0].keyword is None:
@@ -382,13 +383,13 @@ def _starred_in_messages(node: Optional[cst.CSTNode], analysis: ModuleAnalysis) 
     """The argument holding ``[..., *history]`` when ``node`` is that starred element."""
     if not isinstance(node, cst.StarredElement):
         return None
-    return analysis.parents.get(analysis.parents.get(node))
+    return analysis.nodes.parents.get(analysis.nodes.parents.get(node))
 
 
 def _call_sending(arg: Optional[cst.CSTNode], analysis: ModuleAnalysis) -> Optional[cst.Call]:
     """The call ``arg`` is the ``messages=`` of."""
     if isinstance(arg, cst.Arg) and arg.keyword is not None and arg.keyword.value == "messages":
-        call = analysis.parents.get(arg)
+        call = analysis.nodes.parents.get(arg)
         return call if isinstance(call, cst.Call) else None
     return None
 
@@ -401,9 +402,9 @@ def _is_migrated(call: cst.Call, analysis: ModuleAnalysis) -> bool:
 def _statement_code(read: cst.CSTNode, analysis: ModuleAnalysis) -> cst.CSTNode:
     """The smallest enclosing expression worth showing for a read (``len(history)``)."""
     node = read
-    parent = analysis.parents.get(node)
+    parent = analysis.nodes.parents.get(node)
     while isinstance(parent, (cst.Attribute, cst.Subscript, cst.Call, cst.Arg)):
-        node, parent = parent, analysis.parents.get(parent)
+        node, parent = parent, analysis.nodes.parents.get(parent)
     return node
 
 

@@ -13,7 +13,8 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 import libcst as cst
 from libcst.metadata import CodeRange
 
-from migrator.analysis import CALL, AnnotationUse, CallSite, ModuleAnalysis, ResultUse
+from migrator.analysis import AnnotationUse, CallSite, ModuleAnalysis
+from migrator.semantic.flow import CALL, ResultUse
 from migrator.model import Confidence, Finding, Options
 from migrator.prefilter import ModuleNeeds, holds
 from migrator.registry import all_rules
@@ -76,7 +77,7 @@ def plan_module(analysis: ModuleAnalysis, options: Options) -> ModulePlan:
     call_rules = {kind: rule for rule in rules.values() for kind in rule.calls}
     plans: List[SitePlan] = []
     findings: List[Finding] = []
-    suppressions = Suppressions.of(analysis.nodes_of(cst.Comment), lambda comment: analysis.positions[comment].start.line)
+    suppressions = Suppressions.of(analysis.nodes.nodes_of(cst.Comment), lambda comment: analysis.nodes.positions[comment].start.line)
     for site in analysis.call_sites():
         rule = call_rules.get(site.kind)
         if rule is None:
@@ -115,7 +116,7 @@ def _block_suppressed_edits(
         edits += [(argument.rule, arg) for arg, argument in zip(plan.site.call.args, plan.arguments) if argument.rule]
         edits += [(rule_id, rewrite.target) for rule_id, rewrite in plan.use_rewrites + plan.shared_rewrites]
         for rule_id, node in edits:
-            position = analysis.positions[node]
+            position = analysis.nodes.positions[node]
             if suppressions.hides(rule_id, position.start.line):
                 reason = f"a `# migrator: ignore` comment on line {position.start.line} keeps it as it is"
                 plan.blockers.append(Blocker(rule_id, reason, position))
@@ -156,8 +157,8 @@ def offers(rule: Rule, analysis: ModuleAnalysis) -> bool:
     declares? ``migrator.screen`` passes LibCST only the modules some rule is offered."""
     return (
         holds(analysis.source, ModuleNeeds.declared(rule.needs, rule.needs_imports, rule.needs_in_strings))
-        and (not rule.needs_imports or analysis.imports_reach(rule.needs_imports))
-        and all(analysis.strings_hold(text) for text in rule.needs_in_strings)
+        and (not rule.needs_imports or analysis.imports.imports_reach(rule.needs_imports))
+        and all(analysis.nodes.strings_hold(text) for text in rule.needs_in_strings)
     )
 
 
@@ -171,7 +172,7 @@ def _inside(node: cst.CSTNode, ancestors: set, analysis: ModuleAnalysis) -> bool
     while current is not None:
         if current in ancestors:
             return True
-        current = analysis.parents.get(current)
+        current = analysis.nodes.parents.get(current)
     return False
 
 
@@ -182,7 +183,7 @@ def _block_partly_migrated_shares(plans: List[SitePlan], analysis: ModuleAnalysi
     for plan in plans:
         for call in plan.co_bound:
             if call not in planned:
-                line = analysis.positions[call].start.line
+                line = analysis.nodes.positions[call].start.line
                 reason = f"a name holding its result may also hold the result of the call on line {line}, which is not migrated"
                 plan.blockers.append(Blocker(UNTRACED_RESULT, reason, plan.site.position))
     sharing: Dict[cst.CSTNode, List[SitePlan]] = {}
@@ -199,7 +200,7 @@ def _block_partly_migrated_shares(plans: List[SitePlan], analysis: ModuleAnalysi
                 if plan.migrates(options):
                     code = analysis.module.code_for_node(target)
                     reason = f"it shares `{one_line(code)}` with a call that is not migrated"
-                    plan.blockers.append(Blocker(plan.rule, reason, analysis.positions[target]))
+                    plan.blockers.append(Blocker(plan.rule, reason, analysis.nodes.positions[target]))
                     changed = True
 
 
@@ -223,7 +224,7 @@ def _plan_site(site: CallSite, rule: Rule, rules: Dict[str, Rule], analysis: Mod
 def _plan_arguments(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnalysis) -> None:
     owners = {name: rule for rule in rules.values() for name in rule.parameters}
     for arg in plan.site.call.args:
-        position = analysis.positions[arg]
+        position = analysis.nodes.positions[arg]
         plan.arguments.append(ArgumentPlan())
         if arg.keyword is None:
             if arg.star == "**" and plan.site.unpacked_dict() is not None:
@@ -269,7 +270,7 @@ def _plan_unpacked_dict(plan: SitePlan, owners: Dict[str, Rule], analysis: Modul
     keywords: List[str] = []
     for key, element in dict_entries(definition.value).items():
         owner = owners.get(key)
-        position = analysis.positions[element]
+        position = analysis.nodes.positions[element]
         if owner is None:
             plan.blockers.append(Blocker(plan.rule, _unmapped(key, f"`{key}` in the unpacked dict"), position))
             continue
@@ -281,7 +282,7 @@ def _plan_unpacked_dict(plan: SitePlan, owners: Dict[str, Rule], analysis: Modul
         keywords.extend(new.keyword for new in outcome.arguments)
     if len(keywords) != len(set(keywords)):
         reason = "two entries of the unpacked dict would become the same Responses parameter"
-        plan.blockers.append(Blocker(plan.rule, reason, analysis.positions[definition.value]))
+        plan.blockers.append(Blocker(plan.rule, reason, analysis.nodes.positions[definition.value]))
 
     def build(updated: cst.Dict) -> cst.Dict:
         elements: List[cst.BaseDictElement] = []
@@ -302,13 +303,13 @@ def _plan_unpacked_dict(plan: SitePlan, owners: Dict[str, Rule], analysis: Modul
 
 def _plan_uses(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnalysis) -> None:
     site = plan.site
-    trace = analysis.trace_result(site.call)
+    trace = analysis.flow.trace_result(site.call)
     uses = list(trace.uses)
     if site.wrapper == "with_raw_response":
         uses = []
         for use in trace.uses:
             if use.path[:2] == ("parse", CALL):
-                parsed = analysis.trace_result(use.chain[1])
+                parsed = analysis.flow.trace_result(use.chain[1])
                 uses.extend(parsed.uses)
                 trace.escapes.extend(parsed.escapes)
                 trace.exported_functions.extend(parsed.exported_functions)
@@ -335,7 +336,7 @@ def _plan_uses(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnalysis)
             plan.use_rewrites.extend((rule_id, each) for each in (rewrite, *rewrite.more))
             if rewrite.follow is not None:
                 # A value read like another call's result: its uses are offered with that kind.
-                followed = analysis.trace_result(rewrite.follow.node)
+                followed = analysis.flow.trace_result(rewrite.follow.node)
                 trace.escapes.extend(followed.escapes)
                 trace.exported_functions.extend(followed.exported_functions)
                 trace.exported_parameters.extend(followed.exported_parameters)
@@ -354,11 +355,11 @@ def _plan_annotations(
 ) -> None:
     """Offer the annotations that type the call's result, and those of the names it passes as
     arguments. Unclaimed ones stay as they are; a rewritten one may be shared with other calls."""
-    uses = [AnnotationUse(a, None, analysis.positions[a]) for a in result_annotations]
+    uses = [AnnotationUse(a, None, analysis.nodes.positions[a]) for a in result_annotations]
     for arg in plan.site.call.args:
         if arg.keyword is not None and isinstance(arg.value, cst.Name):
-            for annotation in analysis.annotations_of(arg.value):
-                uses.append(AnnotationUse(annotation, arg.keyword.value, analysis.positions[annotation]))
+            for annotation in analysis.bindings.annotations_of(arg.value):
+                uses.append(AnnotationUse(annotation, arg.keyword.value, analysis.nodes.positions[annotation]))
     for use in uses:
         outcome = _offer_use(use, plan.site, rules, hooks_of=lambda rule: rule.annotation_hooks)
         if outcome is None:
@@ -389,7 +390,7 @@ def _offer_use(
 
 
 def _escape_of(use: ResultUse):
-    from migrator.analysis import Escape
+    from migrator.semantic.flow import Escape
 
     if use.path:
         return Escape(f"its result is read as `{use.code}`, which no rule maps to the Responses API", use.position)
@@ -435,7 +436,7 @@ def _site_findings(plan: SitePlan, analysis: ModuleAnalysis, options: Options) -
 
 
 def _report_finding(rule_id: str, report: Report, analysis: ModuleAnalysis) -> Finding:
-    start = analysis.positions[report.node].start
+    start = analysis.nodes.positions[report.node].start
     return Finding(
         rule=rule_id, line=start.line, column=start.column + 1, message=report.message, confidence=report.confidence
     )

@@ -37,7 +37,8 @@ from migrator.model import Confidence, FixSafety
 if TYPE_CHECKING:
     import libcst as cst
 
-    from migrator.analysis import AnnotationUse, CallSite, ModuleAnalysis, ResultUse
+    from migrator.analysis import AnnotationUse, CallSite, ModuleAnalysis
+    from migrator.semantic.flow import ResultUse
 
 
 @dataclass(frozen=True)

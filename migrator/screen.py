@@ -91,7 +91,7 @@ def bound_by(statement: Union[ast.Import, ast.ImportFrom]) -> List[str]:
     """The qualified names an import binds: ``openai`` for ``import openai.types``,
     ``openai.types`` for ``import openai.types as t``, ``requests.Session`` for ``from requests
     import Session``, ``openai`` for ``from openai import *``; none for a relative import, whose
-    modules are the project's own. ``ModuleAnalysis.imported`` reads LibCST's nodes the same way."""
+    modules are the project's own. ``Imports.imported`` reads LibCST's nodes the same way."""
     if isinstance(statement, ast.Import):
         return [alias.name if alias.asname else alias.name.split(".")[0] for alias in statement.names]
     if statement.level or statement.module is None:

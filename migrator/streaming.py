@@ -16,7 +16,8 @@ from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence,
 
 import libcst as cst
 
-from migrator.analysis import CALL, ModuleAnalysis, PathSegment, constant_index
+from migrator.analysis import ModuleAnalysis
+from migrator.semantic.flow import CALL, constant_index, PathSegment
 from migrator.shapes import code_of, is_constant, literal_string, one_line
 from migrator.traversal import children
 
@@ -72,14 +73,14 @@ def named_reads(root: cst.CSTNode, names: Set[str]) -> Iterator[Tuple[cst.Name, 
 
 def in_order(analysis: ModuleAnalysis, nodes: Iterable[cst.CSTNode]) -> List[cst.CSTNode]:
     """``nodes`` in source order (scope metadata gives sets: reasons must not depend on that)."""
-    return sorted(nodes, key=lambda node: (analysis.positions[node].start.line, analysis.positions[node].start.column))
+    return sorted(nodes, key=lambda node: (analysis.nodes.positions[node].start.line, analysis.nodes.positions[node].start.column))
 
 
 def is_inside(analysis: ModuleAnalysis, node: cst.CSTNode, ancestor: cst.CSTNode) -> bool:
     while node is not None:
         if node is ancestor:
             return True
-        node = analysis.parents.get(node)
+        node = analysis.nodes.parents.get(node)
     return False
 
 

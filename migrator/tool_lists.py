@@ -14,7 +14,8 @@ from typing import Callable, List, Optional, Set, Tuple, Union
 
 import libcst as cst
 
-from migrator.analysis import CallSite, Definition, ModuleAnalysis
+from migrator.analysis import CallSite, ModuleAnalysis
+from migrator.semantic.bindings import Definition
 from migrator.function_calling import flat_legacy_function, flat_tool
 from migrator.rule import Block, Import, UseRewrite
 from migrator.shapes import code_of, one_line
@@ -128,7 +129,7 @@ def _flat_entry(kind: ToolList, entry: cst.CSTNode) -> cst.Dict:
 
 def _helper_call(node: cst.BaseExpression, site: CallSite) -> Optional[cst.Call]:
     """``node`` if it calls ``openai.pydantic_function_tool``."""
-    if isinstance(node, cst.Call) and site.analysis.imported_as(node.func) & HELPER_NAMES:
+    if isinstance(node, cst.Call) and site.analysis.imports.imported_as(node.func) & HELPER_NAMES:
         return node
     return None
 
@@ -149,16 +150,16 @@ def _definition(node: cst.BaseExpression, site: CallSite) -> Union[Definition, B
     """The literal a name (or a class attribute) holds, and every read of it."""
     definition = None
     if isinstance(node, cst.Name):
-        definition = site.analysis.definition(node)
+        definition = site.analysis.bindings.definition(node)
     elif isinstance(node, cst.Attribute):
-        definition = site.analysis.class_attribute(node)
+        definition = site.analysis.bindings.class_attribute(node)
     if definition is None:
         return Block(f"`{_code(node)}` {_why_unknown(node, site.analysis)}, so the tool cannot see what it holds")
     return definition
 
 
 def _why_unknown(node: cst.BaseExpression, analysis: ModuleAnalysis) -> str:
-    bindings = analysis.referents(node) if isinstance(node, cst.Name) else []
+    bindings = analysis.bindings.referents(node) if isinstance(node, cst.Name) else []
     if any(isinstance(binding.node, (cst.Import, cst.ImportFrom)) for binding in bindings):
         return "is imported from another module"
     if any(isinstance(binding.node, cst.Param) for binding in bindings):
@@ -174,7 +175,7 @@ def _line_of_other_use(kind: ToolList, reads: List[cst.CSTNode], site: CallSite)
     calls = {other.call for other in analysis.call_sites() if other.traced or other.call is site.call}
     for read in reads:
         if not _feeds_migrated_calls(kind, read, site, calls, set()):
-            return analysis.positions[read].start.line
+            return analysis.nodes.positions[read].start.line
     return None
 
 
@@ -182,20 +183,20 @@ def _feeds_migrated_calls(kind: ToolList, read: cst.CSTNode, site: CallSite, cal
     """Is ``read`` the ``kind`` argument of one of ``calls``, or an entry of a list that is one
     (inline, or held in a name read only that way)?"""
     analysis = site.analysis
-    parent = analysis.parents.get(read)
+    parent = analysis.nodes.parents.get(read)
     if isinstance(parent, cst.Arg):
-        return parent.keyword is not None and parent.keyword.value == kind.keyword and analysis.parents.get(parent) in calls
+        return parent.keyword is not None and parent.keyword.value == kind.keyword and analysis.nodes.parents.get(parent) in calls
     if not isinstance(parent, cst.Element):
         return False
-    entries = analysis.parents.get(parent)
-    holder = analysis.parents.get(entries)
+    entries = analysis.nodes.parents.get(parent)
+    holder = analysis.nodes.parents.get(entries)
     if isinstance(holder, cst.Arg):
         return _feeds_migrated_calls(kind, entries, site, calls, seen)
     target = _assigned_name(holder)
-    if target is None or id(target) in seen or isinstance(analysis.enclosing(holder, (cst.FunctionDef, cst.ClassDef)), cst.ClassDef):
+    if target is None or id(target) in seen or isinstance(analysis.nodes.enclosing(holder, (cst.FunctionDef, cst.ClassDef)), cst.ClassDef):
         return False  # a class attribute is also read as ``self.NAME``: not followed from here
     seen.add(id(target))
-    definition = analysis.definition_at(target)
+    definition = analysis.bindings.definition_at(target)
     return definition is not None and all(_feeds_migrated_calls(kind, r, site, calls, seen) for r in definition.reads)
 
 

@@ -106,9 +106,9 @@ def parsed(use, site: CallSite) -> Optional[UseRewrite]:
 def _cut_short_exception(site: CallSite) -> Optional[str]:
     """The first exception of ``CUT_SHORT_EXCEPTIONS`` the module names."""
     analysis = site.analysis
-    for node in analysis.parents:  # every node of the module
+    for node in analysis.nodes.parents:  # every node of the module
         if isinstance(node, cst.Name) and node.value in CUT_SHORT_EXCEPTIONS:
-            names = analysis.qualified(node) | analysis.qualified(analysis.parents[node])
+            names = analysis.imports.qualified(node) | analysis.imports.qualified(analysis.nodes.parents[node])
             if any(name.startswith("openai.") and name.endswith(node.value) for name in names):
                 return node.value
     return None

@@ -143,7 +143,7 @@ def annotation(use: AnnotationUse, site: CallSite) -> Union[UseRewrite, Block, N
         return Block(f"`messages` is annotated as {shown}, but `input=` takes a list: annotate it as `List[...]`")
     new_names = {code_of(node): counterparts[name] for node, name in references}
     for new_name in sorted(set(new_names.values())):
-        if not analysis.can_import(new_name, f"{RESPONSES_TYPES}.{new_name}", use.annotation):
+        if not analysis.imports.can_import(new_name, f"{RESPONSES_TYPES}.{new_name}", use.annotation):
             return Block(f"the annotation {shown} would need the name `{new_name}`, which this module uses for something else")
     return UseRewrite(
         target=use.annotation,
@@ -155,7 +155,7 @@ def annotation(use: AnnotationUse, site: CallSite) -> Union[UseRewrite, Block, N
 
 def _is_list_of_one(expression: cst.BaseExpression, references, analysis: ModuleAnalysis) -> bool:
     """``List[X]`` or ``list[X]``, where X is the only Chat type named."""
-    if not (isinstance(expression, cst.Subscript) and analysis.qualified(expression.value) & LISTS):
+    if not (isinstance(expression, cst.Subscript) and analysis.imports.qualified(expression.value) & LISTS):
         return False
     elements = expression.slice
     return (
@@ -171,7 +171,7 @@ def _imports_of(references, analysis: ModuleAnalysis) -> List[Import]:
     for node, _ in references:
         if not isinstance(node, cst.Name):
             continue  # ``chat.ChatCompletion``: the module import may still be needed
-        for binding in analysis.referents(node):
+        for binding in analysis.bindings.referents(node):
             statement = binding.node
             if isinstance(statement, cst.ImportFrom) and statement.module is not None and not statement.relative:
                 imports.extend(_alias_import(statement, node.value))

@@ -75,7 +75,7 @@ RULE = Rule(
 def chat_types(analysis) -> List[Report]:
     imported = _imports(analysis)
     reports = [_import_report(alias, module, analysis) for alias, module in imported]
-    for annotation in analysis.nodes_of(cst.Annotation):
+    for annotation in analysis.nodes.nodes_of(cst.Annotation):
         assert isinstance(annotation, cst.Annotation)
         names = [name for _, name in analysis.chat_type_references(annotation.annotation)]
         if names:
@@ -86,7 +86,7 @@ def chat_types(analysis) -> List[Report]:
 def _imports(analysis) -> List[Tuple[cst.ImportAlias, str]]:
     """Each imported name that is a Chat type or the Chat types module, with the module it comes from."""
     found = []
-    for node in analysis.nodes_of(cst.Import, cst.ImportFrom):
+    for node in analysis.nodes.nodes_of(cst.Import, cst.ImportFrom):
         if isinstance(node, cst.ImportFrom):
             if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
                 continue
@@ -117,8 +117,8 @@ def _import_report(alias: cst.ImportAlias, module: str, analysis) -> Report:
 def _reads_of(alias: cst.ImportAlias, analysis) -> List[cst.CSTNode]:
     """Every read of the name the import binds (when none is left, `apply` removed the import)."""
     bound = alias.evaluated_alias or alias.evaluated_name.split(".")[0]
-    statement = analysis.parents[alias]
-    scope = analysis.scopes.get(statement)
+    statement = analysis.nodes.parents[alias]
+    scope = analysis.bindings.scopes.get(statement)
     if scope is None:
         return []
     return [

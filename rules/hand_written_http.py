@@ -94,7 +94,7 @@ def requests_by_hand(analysis) -> List[Report]:
         return []  # spares resolving the names a URL is assigned to
     reports: List[Report] = []
     reported: Set[cst.Call] = set()
-    for string in analysis.code_strings:
+    for string in analysis.nodes.code_strings:
         if ENDPOINT not in string_text(string).lower():
             continue
         for call in _calls_taking(string, analysis, seen=set()):
@@ -107,15 +107,15 @@ def requests_by_hand(analysis) -> List[Report]:
 def _calls_taking(node: cst.CSTNode, analysis, seen: Set[cst.CSTNode]) -> Iterator[cst.Call]:
     """The calls an expression containing ``node`` is passed to, directly or through the names
     it is assigned to."""
-    child, parent = node, analysis.parents.get(node)
+    child, parent = node, analysis.nodes.parents.get(node)
     while parent is not None and not isinstance(parent, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
-        if isinstance(parent, cst.Arg) and isinstance(analysis.parents.get(parent), cst.Call):
-            yield analysis.parents[parent]
-        child, parent = parent, analysis.parents.get(parent)
+        if isinstance(parent, cst.Arg) and isinstance(analysis.nodes.parents.get(parent), cst.Call):
+            yield analysis.nodes.parents[parent]
+        child, parent = parent, analysis.nodes.parents.get(parent)
     if isinstance(parent, (cst.Assign, cst.AnnAssign)) and child is parent.value:
         targets = [t.target for t in parent.targets] if isinstance(parent, cst.Assign) else [parent.target]
         for target in targets:
-            definition = analysis.definition_at(target) if isinstance(target, cst.Name) else None
+            definition = analysis.bindings.definition_at(target) if isinstance(target, cst.Name) else None
             for read in definition.reads if definition is not None else ():
                 if read not in seen:
                     seen.add(read)
@@ -127,13 +127,13 @@ def _may_call_http(analysis) -> bool:
     what is made by, a call of a name an HTTP library's import binds (``requests.post``,
     ``httpx.AsyncClient()``), or of a parameter annotated with one: without such a call or
     annotation, none is, and no name needs resolving."""
-    imported = analysis.names_imported_from(RULE.needs_imports)
+    imported = analysis.imports.names_imported_from(RULE.needs_imports)
     if imported is None:
         return True
-    calls = (_root_name(call.func) for call in analysis.nodes_of(cst.Call))
+    calls = (_root_name(call.func) for call in analysis.nodes.nodes_of(cst.Call))
     annotated = (
         _root_name(param.annotation.annotation)
-        for param in analysis.nodes_of(cst.Param)
+        for param in analysis.nodes.nodes_of(cst.Param)
         if param.annotation is not None and isinstance(param.annotation.annotation, (cst.Name, cst.Attribute))
     )
     return any(name in imported for name in (*calls, *annotated))
@@ -152,7 +152,7 @@ def _is_http_call(call: cst.Call, analysis) -> bool:
     func = call.func
     if not (isinstance(func, cst.Attribute) and func.attr.value in HTTP_METHODS):
         return False
-    for made in analysis.bound_values(func.value):
+    for made in analysis.bindings.bound_values(func.value):
         if isinstance(made, cst.Call) and _from_http_library(made.func, analysis):
             return True  # a session or client made here
         if isinstance(made, cst.Param) and made.annotation is not None:
@@ -162,12 +162,12 @@ def _is_http_call(call: cst.Call, analysis) -> bool:
 
 
 def _from_http_library(node: cst.CSTNode, analysis) -> bool:
-    return any(name.split(".")[0] in RULE.needs_imports for name in analysis.qualified(node, imported_only=True))
+    return any(name.split(".")[0] in RULE.needs_imports for name in analysis.imports.qualified(node, imported_only=True))
 
 
 def _report(call: cst.Call, string: cst.CSTNode, analysis) -> Report:
     code = analysis.module.code_for_node(call.func)
-    literal = analysis.parents[string] if isinstance(string, cst.FormattedStringText) else string
+    literal = analysis.nodes.parents[string] if isinstance(string, cst.FormattedStringText) else string
     url = one_line(analysis.module.code_for_node(literal))
     message = (
         f"`{code}` sends a Chat Completions request by hand (to {url}): the tool migrates"

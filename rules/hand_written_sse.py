@@ -67,7 +67,7 @@ RULE = Rule(
 
 @RULE.module
 def sentinels(analysis) -> List[Report]:
-    strings = analysis.code_strings  # one of which names the endpoint: RULE.needs_in_strings
+    strings = analysis.nodes.code_strings  # one of which names the endpoint: RULE.needs_in_strings
     return [
         Report(
             node,

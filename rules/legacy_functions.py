@@ -42,7 +42,8 @@ from typing import Union
 
 import libcst as cst
 
-from migrator.analysis import CallSite, ResultUse
+from migrator.analysis import CallSite
+from migrator.semantic.flow import ResultUse
 from migrator.function_calling import (
     FUNCTION_CALLS,
     presence_test,

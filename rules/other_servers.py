@@ -141,16 +141,16 @@ def _client_configurations(analysis) -> Iterable[cst.CSTNode]:
     ``base_url``, or any when it reads the environment variable), the copies it makes with
     another ``base_url``, and ``openai.base_url = ...``."""
     every_client = _environment_server(analysis) is not None
-    for node in analysis.nodes_of(cst.Call, cst.Assign):
+    for node in analysis.nodes.nodes_of(cst.Call, cst.Assign):
         if isinstance(node, cst.Assign):
             if any(_is_base_url(target.target) for target in node.targets) and any(
-                analysis.may_name(target.target, MODULE_BASE_URL) and MODULE_BASE_URL in analysis.imported_as(target.target)
+                analysis.may_name(target.target, MODULE_BASE_URL) and MODULE_BASE_URL in analysis.imports.imported_as(target.target)
                 for target in node.targets
             ):
                 yield node
         elif not (every_client or _argument(node, "base_url") is not None):
             continue  # no name lookups for the calls that cannot configure a server
-        elif analysis.may_name(node.func, *OPENAI_CLIENTS) and analysis.imported_as(node.func) & OPENAI_CLIENTS:
+        elif analysis.may_name(node.func, *OPENAI_CLIENTS) and analysis.imports.imported_as(node.func) & OPENAI_CLIENTS:
             yield node
         elif _is_copy(node) and _argument(node, "base_url") is not None and is_openai_client(node.func.value, analysis):
             yield node
@@ -159,12 +159,12 @@ def _client_configurations(analysis) -> Iterable[cst.CSTNode]:
 def _server_of_client(client: cst.BaseExpression, analysis) -> Optional[str]:
     """The other server a client expression talks to, in words; None for OpenAI's, or when the
     module does not say (a client passed in)."""
-    if "openai" in analysis.imported_as(client):
+    if "openai" in analysis.imports.imported_as(client):
         return _module_client_server(analysis)
     # Where the proof of the client found it made (``OpenAI(...)`` in a factory, in ``x or
     # OpenAI(...)``), and what the names it is read through are assigned, for a client the
     # proof gives up on that ``--assume-openai`` migrates anyway.
-    for origin in [*(client_origins(client, analysis) or []), *analysis.bound_values(client)]:
+    for origin in [*(client_origins(client, analysis) or []), *analysis.bindings.bound_values(client)]:
         server = _server_of_origin(origin, analysis)
         if server is not None:
             return server
@@ -175,7 +175,7 @@ def _server_of_origin(origin: cst.CSTNode, analysis) -> Optional[str]:
     if not isinstance(origin, cst.Call):
         return None
     base_url = _argument(origin, "base_url")
-    if analysis.imported_as(origin.func) & OPENAI_CLIENTS:
+    if analysis.imports.imported_as(origin.func) & OPENAI_CLIENTS:
         if base_url is not None:
             return _url_server(base_url, analysis)
         if any(_argument(origin, name) is not None for name in ENDPOINT_CHOICES):
@@ -198,7 +198,7 @@ def _url_server(value: cst.BaseExpression, analysis) -> Optional[str]:
     """``value`` (a ``base_url``) in words when it is not OpenAI's."""
     url = literal_string(value)
     if url is None and isinstance(value, cst.Name):
-        definition = analysis.definition(value)
+        definition = analysis.bindings.definition(value)
         url = literal_string(definition.value) if definition is not None else None
     if url is None:
         return f"the URL `{one_line(analysis.module.code_for_node(value))}` holds at run time"
@@ -209,7 +209,7 @@ def _url_server(value: cst.BaseExpression, analysis) -> Optional[str]:
 
 
 def _environment_server(analysis) -> Optional[str]:
-    if any(string_text(node) == ENVIRONMENT_VARIABLE for node in analysis.code_strings):
+    if any(string_text(node) == ENVIRONMENT_VARIABLE for node in analysis.nodes.code_strings):
         return f"the URL the `{ENVIRONMENT_VARIABLE}` environment variable holds (this module reads or sets it)"
     return None
 

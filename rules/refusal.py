@@ -41,7 +41,8 @@ call is reported instead when the module already uses the name `_refusal_of`, `R
 
 from typing import Optional, Union
 
-from migrator.analysis import CallSite, ResultUse
+from migrator.analysis import CallSite
+from migrator.semantic.flow import ResultUse
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Import, Rule, UseRewrite
 
@@ -111,9 +112,9 @@ def _name_taken(use: ResultUse, site: CallSite) -> Optional[str]:
     """A name the helper needs that already means something else where it is used."""
     analysis = site.analysis
     for needed in HELPER_IMPORTS:
-        if not analysis.can_import(needed.name, f"{needed.module}.{needed.name}", use.base):
+        if not analysis.imports.can_import(needed.name, f"{needed.module}.{needed.name}", use.base):
             return needed.name
-    scope = analysis.scopes.get(use.base)
+    scope = analysis.bindings.scopes.get(use.base)
     helpers = scope[HELPER_NAME] if scope is not None else ()
     if any(analysis.module.code_for_node(binding.node).strip() != HELPER.strip() for binding in helpers):
         return HELPER_NAME

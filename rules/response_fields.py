@@ -37,7 +37,7 @@ where the same response may hold tool calls; and `created_at` is a float, hence 
 
 import libcst as cst
 
-from migrator.analysis import CALL
+from migrator.semantic.flow import CALL
 from migrator.function_calling import content_may_be_none
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rule

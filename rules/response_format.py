@@ -183,7 +183,7 @@ def _first_key(node: cst.BaseExpression) -> cst.BaseExpression:
 
 def _format_in_name(value: cst.BaseExpression, name: cst.Name, site: CallSite) -> Union[Rewrite, Block]:
     """``response_format=NAME``: pass the name on; a json_schema format is rewritten where it is defined."""
-    definition = site.analysis.definition(name)
+    definition = site.analysis.bindings.definition(name)
     if definition is None:
         return Block(f"`{name.value}` does not hold one dict literal the tool can read (it is assigned elsewhere, or is a parameter)")
     text_format = _text_format(definition.value)
@@ -209,10 +209,10 @@ def _line_of_other_use(reads: List[cst.CSTNode], site: CallSite) -> Optional[int
     analysis = site.analysis
     calls = {other.call for other in analysis.call_sites() if other.traced or other.call is site.call}
     for read in reads:
-        arg = analysis.parents.get(read)
+        arg = analysis.nodes.parents.get(read)
         is_format_argument = isinstance(arg, cst.Arg) and arg.keyword is not None and arg.keyword.value == "response_format"
-        if not (is_format_argument and analysis.parents.get(arg) in calls):
-            return analysis.positions[read].start.line
+        if not (is_format_argument and analysis.nodes.parents.get(arg) in calls):
+            return analysis.nodes.positions[read].start.line
     return None
 
 
@@ -222,7 +222,7 @@ def _is_class(node: cst.BaseExpression, site: CallSite) -> bool:
         return _spelled_like_class(node.attr.value) and isinstance(node.value, cst.Name) and _is_import(node.value, site)
     if not isinstance(node, cst.Name):
         return False
-    bindings = site.analysis.referents(node)
+    bindings = site.analysis.bindings.referents(node)
     if not bindings:
         return False
     if all(isinstance(binding.node, cst.ClassDef) for binding in bindings):
@@ -231,7 +231,7 @@ def _is_class(node: cst.BaseExpression, site: CallSite) -> bool:
 
 
 def _is_import(name: cst.Name, site: CallSite) -> bool:
-    bindings = site.analysis.referents(name)
+    bindings = site.analysis.bindings.referents(name)
     return bool(bindings) and all(isinstance(b.node, (cst.Import, cst.ImportFrom)) for b in bindings)
 
 

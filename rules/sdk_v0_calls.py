@@ -75,7 +75,7 @@ RULE = Rule(
 @RULE.module
 def v0_calls(analysis) -> List[Report]:
     reports = []
-    for call in analysis.nodes_of(cst.Call):
+    for call in analysis.nodes.nodes_of(cst.Call):
         if not (isinstance(call.func, cst.Attribute) and call.func.attr.value in V0_METHODS):
             continue
         owner = call.func.value
@@ -83,7 +83,7 @@ def v0_calls(analysis) -> List[Report]:
             continue  # `client.embeddings.create(...)`: not a class of the openai module (a name may be an alias)
         if not analysis.may_name(call.func, *V0_NAMES):
             continue  # no name lookups for the calls that cannot be one
-        for name in analysis.qualified(call.func, imported_only=True):
+        for name in analysis.imports.qualified(call.func, imported_only=True):
             package, _, rest = name.partition(".")
             cls, _, method = rest.partition(".")
             if package == "openai" and cls in V0_RESOURCES and method in V0_METHODS:

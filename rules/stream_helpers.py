@@ -61,7 +61,7 @@ from typing import Dict, List, Optional, Tuple, Union
 
 import libcst as cst
 
-from migrator.analysis import CALL
+from migrator.semantic.flow import CALL
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Follow, Retarget, Rule, UseRewrite
 from migrator.shapes import code_of, dict_entries, is_constant, literal_string, one_line, string_like
@@ -146,7 +146,7 @@ def helper_use(use, site):
 
 def _final_response(use, site) -> Union[UseRewrite, Block]:
     call = use.chain[1]
-    if site.analysis.enclosing(call, cst.Try) is not None:
+    if site.analysis.nodes.enclosing(call, cst.Try) is not None:
         return Block(
             "`get_final_completion()` is called inside `try`: on a truncated answer it raises"
             " `LengthFinishReasonError`, `get_final_response()` a `RuntimeError`"
@@ -181,7 +181,7 @@ def _may_be_strict(site) -> bool:
         return False
     value = tools.value
     if isinstance(value, cst.Name):
-        definition = site.analysis.definition(value)
+        definition = site.analysis.bindings.definition(value)
         value = definition.value if definition is not None else value
     if not isinstance(value, cst.List):
         return True
@@ -211,16 +211,16 @@ class _EventLoop:
         return self._check_statements() or self._check_reads()
 
     def _check_reads(self) -> Optional[str]:
-        assignment = self.analysis.binding(self.loop.target)
+        assignment = self.analysis.bindings.binding(self.loop.target)
         if assignment is None:
             return f"`{self.variable}` could not be followed"
-        accesses = self.analysis.reads_of(assignment)
+        accesses = self.analysis.bindings.reads_of(assignment)
         if len(spelled_names(self.loop.body, {self.variable})) != len(accesses):
             return f"a name in the loop body shadows `{self.variable}`"
         for node in accesses:
             if not is_inside(self.analysis, node, self.loop.body):
                 return f"`{self.variable}` is read after the loop, where it holds the last event"
-            problem = self._check_read(self.analysis.use_of(node))
+            problem = self._check_read(self.analysis.flow.use_of(node))
             if problem is not None:
                 return problem
         return None
@@ -260,18 +260,18 @@ class _EventLoop:
             test = test.left
         if isinstance(test, cst.Comparison) and isinstance(test.left, cst.Attribute) and test.left.attr.value == "type":
             if isinstance(test.left.value, cst.Name) and test.left.value.value == self.variable:
-                return self._compared_type(self.analysis.use_of(test.left.value))
+                return self._compared_type(self.analysis.flow.use_of(test.left.value))
         return None
 
     def _narrowing(self, node: cst.CSTNode) -> Optional[str]:
         """The event type of the innermost ``if`` testing it whose test or body holds ``node``."""
-        child, parent = node, self.analysis.parents.get(node)
+        child, parent = node, self.analysis.nodes.parents.get(node)
         while parent is not None and parent is not self.loop:
             if isinstance(parent, cst.If) and child is not parent.orelse:
                 tested = self._type_test(parent.test)
                 if tested is not None:
                     return tested
-            child, parent = parent, self.analysis.parents.get(parent)
+            child, parent = parent, self.analysis.nodes.parents.get(parent)
         return None
 
     def _check_statements(self) -> Optional[str]:

@@ -64,7 +64,7 @@ streams, of either API; the text itself does not.
 
 import libcst as cst
 
-from migrator.analysis import CALL
+from migrator.semantic.flow import CALL
 from migrator.chunk_loops import ChunkLoop, is_streamed
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, NewArgument, Rewrite, Rule, UseRewrite

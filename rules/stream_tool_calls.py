@@ -237,8 +237,8 @@ class _Collected:
     def _check_loop_names(self, loop: ChunkLoop) -> Optional[str]:
         """The tool call and its index are not read after their loop (they hold the last one)."""
         for target in filter(None, [self.inner.target, self.index]):
-            assignment = loop.analysis.binding(target)
-            if assignment is None or not all(is_inside(loop.analysis, read, self.inner.body) for read in loop.analysis.reads_of(assignment)):
+            assignment = loop.analysis.bindings.binding(target)
+            if assignment is None or not all(is_inside(loop.analysis, read, self.inner.body) for read in loop.analysis.bindings.reads_of(assignment)):
                 return f"`{target.value}` is read outside the loop over the tool calls"
         return None
 
@@ -246,22 +246,22 @@ class _Collected:
         """Created empty; outside this loop only read in ways that do not see the keys."""
         analysis = loop.analysis
         name = self.calls.value
-        assignments = {assignment.node: assignment for assignment in analysis.referents(self.calls)}
+        assignments = {assignment.node: assignment for assignment in analysis.bindings.referents(self.calls)}
         if not assignments:
             return f"`{name}` is not created as an empty dict in this module"
         for node in in_order(analysis, assignments):
-            statement = analysis.parents.get(node)
+            statement = analysis.nodes.parents.get(node)
             if isinstance(statement, cst.AssignTarget):
-                statement = analysis.parents[statement]
+                statement = analysis.nodes.parents[statement]
             created = statement.value if isinstance(statement, (cst.Assign, cst.AnnAssign)) else None
             if not (isinstance(created, cst.Dict) and not created.elements):
                 return f"`{name}` is not created as an empty dict, so its keys may already mean something"
-            for read in analysis.reads_of(assignments[node]):
+            for read in analysis.bindings.reads_of(assignments[node]):
                 if is_inside(analysis, read, self.inner):
                     continue
                 if is_inside(analysis, read, loop.loop):
                     return f"`{name}` is also used elsewhere in the loop over the stream"
-                problem = _key_agnostic(analysis.use_of(read))
+                problem = _key_agnostic(analysis.flow.use_of(read))
                 if problem is not None:
                     return problem
         return None

@@ -45,7 +45,8 @@ from typing import Union
 
 import libcst as cst
 
-from migrator.analysis import CallSite, ResultUse
+from migrator.analysis import CallSite
+from migrator.semantic.flow import ResultUse
 from migrator.function_calling import FUNCTION_CALLS, presence_test, replaced, used_in
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rule, UseRewrite
@@ -102,10 +103,10 @@ def _all_calls(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block]:
     analysis = site.analysis
     node = use.outer
     if _is_loop_iterable(node, analysis):
-        return _loop(use, analysis.parents[node], site)
+        return _loop(use, analysis.nodes.parents[node], site)
     if _is_or_empty(use.parent) and _is_loop_iterable(use.parent, analysis):
         # ``for call in (message.tool_calls or [])``: the calls are a list, never None.
-        calls = _loop(use, analysis.parents[use.parent], site)
+        calls = _loop(use, analysis.nodes.parents[use.parent], site)
         if isinstance(calls, Block):
             return calls
         return dataclasses.replace(calls, target=use.parent, build=lambda updated: calls.build(updated.left))
@@ -116,7 +117,7 @@ def _all_calls(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block]:
 
 
 def _is_loop_iterable(node: cst.CSTNode, analysis) -> bool:
-    loop = analysis.parents.get(node)
+    loop = analysis.nodes.parents.get(node)
     return isinstance(loop, (cst.For, cst.CompFor)) and loop.iter is node
 
 
@@ -134,7 +135,7 @@ def _loop(use: ResultUse, loop: Union[cst.For, cst.CompFor], site: CallSite) -> 
     """Loop over the function_call items; each read of the loop variable reads the item."""
     if not isinstance(loop.target, cst.Name):
         return Block(f"the loop over `{use.code}` unpacks each call, which the tool cannot follow")
-    trace = site.analysis.trace_name(loop.target)
+    trace = site.analysis.flow.trace_name(loop.target)
     if trace.escapes:
         return Block(trace.escapes[0].reason)
     if trace.exported_functions:

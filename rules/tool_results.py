@@ -52,7 +52,8 @@ from typing import Union
 
 import libcst as cst
 
-from migrator.analysis import CallSite, ResultUse
+from migrator.analysis import CallSite
+from migrator.semantic.flow import ResultUse
 from migrator.history import DUMPED_MESSAGE, RESPONSE_MESSAGE, container_of, output_rewrite
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rule, UseRewrite
@@ -125,5 +126,5 @@ def _sends(site: CallSite, history: cst.Name) -> bool:
     names = [argument.value] if isinstance(argument.value, cst.Name) else []
     if isinstance(argument.value, cst.List):
         names = [e.value for e in argument.value.elements if isinstance(e, cst.StarredElement) and isinstance(e.value, cst.Name)]
-    bindings = set(site.analysis.referents(history))
-    return bool(bindings) and any(set(site.analysis.referents(name)) == bindings for name in names)
+    bindings = set(site.analysis.bindings.referents(history))
+    return bool(bindings) and any(set(site.analysis.bindings.referents(name)) == bindings for name in names)

@@ -75,7 +75,7 @@ RULE = Rule(
 
 @RULE.module
 def untraced_reads(analysis) -> List[Report]:
-    reads = [node for node in analysis.nodes_of(cst.Subscript) if _is_choices_read(node)]
+    reads = [node for node in analysis.nodes.nodes_of(cst.Subscript) if _is_choices_read(node)]
     if not reads:
         return []
     traced = _traced_reads(analysis)
@@ -101,13 +101,13 @@ def _traced_reads(analysis) -> Set[cst.CSTNode]:
     """The nodes of every read the tool follows from a legacy call (the call reports those)."""
     traced: Set[cst.CSTNode] = set()
     for site in analysis.call_sites():
-        trace = analysis.trace_result(site.call)
+        trace = analysis.flow.trace_result(site.call)
         for use in trace.uses:
             traced.update(use.chain)
             if isinstance(use.parent, cst.For) and use.parent.iter is use.outer:
                 traced.update(_item_reads(use.parent, analysis))  # the chunks of a stream (rule `stream_loops`)
             if use.path[:2] == ("get_final_completion", "()"):  # what a `.stream()` helper ends with
-                traced.update(node for final in analysis.trace_result(use.chain[1]).uses for node in final.chain)
+                traced.update(node for final in analysis.flow.trace_result(use.chain[1]).uses for node in final.chain)
         for line in trace.aliases:  # ``message = resp.choices[0].message``, read through ``message``
             traced.update(node for node in walk(line) if _is_choices_read(node))
     return traced
@@ -115,8 +115,8 @@ def _traced_reads(analysis) -> Set[cst.CSTNode]:
 
 def _item_reads(loop: cst.For, analysis) -> List[cst.CSTNode]:
     """``chunk.choices[...]`` for ``for chunk in <a traced stream>:``."""
-    assignment = analysis.binding(loop.target) if isinstance(loop.target, cst.Name) else None
-    reads = [analysis.use_of(read) for read in analysis.reads_of(assignment)] if assignment else []
+    assignment = analysis.bindings.binding(loop.target) if isinstance(loop.target, cst.Name) else None
+    reads = [analysis.flow.use_of(read) for read in analysis.bindings.reads_of(assignment)] if assignment else []
     return [read.chain[1] for read in reads if read.path[:1] == ("choices",) and len(read.chain) > 1]
 
 
@@ -124,7 +124,7 @@ def _comes_from_a_legacy_call(value: cst.BaseExpression, analysis, seen: Set[cst
     """Is ``value`` derived from the result of a legacy call (``raw.parse()`` of a raw response,
     ``stream.get_final_completion()``...), through names, ``await``, attributes and calls? Its
     call reports it then, or its own rules migrate it."""
-    for made in analysis.bound_values(value):
+    for made in analysis.bindings.bound_values(value):
         node = made
         while isinstance(node, (cst.Await, cst.Call, cst.Attribute, cst.Subscript)):
             if isinstance(node, cst.Call) and legacy_call(node) is not None:
@@ -147,7 +147,7 @@ def _inner(node: cst.BaseExpression) -> cst.BaseExpression:
 def _from_another_library(value: cst.BaseExpression, analysis) -> bool:
     """Was ``value`` made by a function imported from a package other than openai, or is it a
     parameter annotated with such a package's type?"""
-    for made in analysis.bound_values(value):
+    for made in analysis.bindings.bound_values(value):
         if isinstance(made, cst.Await):
             made = made.expression
         if isinstance(made, cst.Call):
@@ -164,7 +164,7 @@ def _from_another_library(value: cst.BaseExpression, analysis) -> bool:
 
 def _packages(node: cst.CSTNode, analysis) -> Set[str]:
     """The top-level packages ``node`` is imported from (not this project's relative imports)."""
-    return {name.split(".")[0] for name in analysis.qualified(node, imported_only=True) if not name.startswith(".")}
+    return {name.split(".")[0] for name in analysis.imports.qualified(node, imported_only=True) if not name.startswith(".")}
 
 
 def _is_choices_read(node: cst.CSTNode) -> bool:

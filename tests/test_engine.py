@@ -146,7 +146,7 @@ def test_the_screen_reads_what_imports_bind_as_the_analysis_does(source):
     from migrator.screen import bound_by
 
     screened = [name for node in ast.walk(ast.parse(source)) if isinstance(node, (ast.Import, ast.ImportFrom)) for name in bound_by(node)]
-    assert sorted(screened) == sorted(ModuleAnalysis(cst.parse_module(source)).imported)
+    assert sorted(screened) == sorted(ModuleAnalysis(cst.parse_module(source)).imports.imported)
 
 
 STRINGS = (
@@ -170,7 +170,7 @@ def test_the_screen_sees_every_string_in_code_the_analysis_sees(source, text):
     from migrator.analysis import ModuleAnalysis
     from migrator.prefilter import ModuleNeeds, Needs
 
-    held = text.encode() in source and ModuleAnalysis(cst.parse_module(source)).strings_hold(text)
+    held = text.encode() in source and ModuleAnalysis(cst.parse_module(source)).nodes.strings_hold(text)
     rule = ModuleNeeds(texts=(text.encode(),), imports=(), in_strings=(text.encode(),))
     assert not held or needs_libcst(source, Needs(at_call_sites=(), module_rules=(rule,)))
 
@@ -406,5 +406,5 @@ def test_module_rules_answer_without_scopes_where_no_answer_needs_them(source, r
     analysis = ModuleAnalysis(cst.parse_module(source))
     plan = plan_module(analysis, Options())
     assert [finding.rule for finding in plan.findings] == reported
-    assert "scopes" not in vars(analysis)  # never resolved
-    assert reported or "positions" not in vars(analysis)  # nothing reported: the module never printed
+    assert "scopes" not in vars(analysis.bindings)  # never resolved
+    assert reported or "positions" not in vars(analysis.nodes)  # nothing reported: the module never printed

@@ -1,0 +1,541 @@
+"""Value flow: where a value goes. From an expression (a call's result), the reads of it:
+through the names it is bound to, the aliases of its parts, the parameters of the module's
+functions it is passed to and the callers its function returns it to; and where it goes that
+cannot be followed (an ``Escape``). The values of "the same kind" (``same_kind``: for the
+migration, the results of other legacy calls) that share its names are reported with it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, List, Optional, Set, Tuple, Union
+
+import libcst as cst
+from libcst.helpers import parse_template_expression
+from libcst.metadata import Assignment, CodeRange, ComprehensionScope
+
+from migrator.semantic.bindings import Bindings
+from migrator.semantic.nodes import Nodes
+from migrator.shapes import is_name, walk
+
+CALL = "()"  # the path segment for calling what the path has reached: ``raw.parse()``
+PathSegment = Union[str, int]
+
+
+@dataclass
+class ResultUse:
+    """A read of a call's result: ``resp.choices[0].message.content`` is the path
+    ``("choices", 0, "message", "content")`` on the base ``resp``."""
+
+    base: cst.BaseExpression
+    path: Tuple[PathSegment, ...]
+    chain: Tuple[cst.BaseExpression, ...]  # chain[i] is the node reached after i + 1 segments
+    parent: Optional[cst.CSTNode]  # what contains the outermost node
+    grandparent: Optional[cst.CSTNode]
+    position: CodeRange
+    code: str  # the source of the outermost node, for messages
+    # Read through a name bound to part of the result (``message`` in ``message.content``, after
+    # ``message = resp.choices[0].message``): that name stands for the first ``alias_depth``
+    # segments, ``base`` is the result in the alias statement, and chain[:alias_depth] is the name.
+    alias_depth: int = 0
+
+    @property
+    def outer(self) -> cst.BaseExpression:
+        return self.chain[-1] if self.chain else self.base
+
+    def startswith(self, *prefix: PathSegment) -> bool:
+        return self.path[: len(prefix)] == prefix
+
+    def node_at(self, length: int) -> cst.BaseExpression:
+        return self.chain[length - 1] if length else self.base
+
+    def replace(self, length: int, template: str, target: Optional[cst.CSTNode] = None):
+        """Rewrite the first ``length`` segments with ``template`` (``{base}`` is the base).
+
+        ``target`` is the node to replace when it is larger than the chain (a comparison).
+        Through an alias, ``{base}`` is the result itself: the alias goes away.
+        """
+        from migrator.rule import UseRewrite
+
+        assert length >= self.alias_depth, "a rewrite must cover the part of the result an alias stands for"
+        target = target if target is not None else self.node_at(length)
+
+        def build(updated: cst.CSTNode) -> cst.CSTNode:
+            base = _descend(updated, self.node_at(length), target, length - self.alias_depth)
+            if self.alias_depth:
+                base = self.base.deep_clone()
+            return parse_template_expression(template, base=base)
+
+        return UseRewrite(target=target, build=build)
+
+
+def _descend(updated: cst.CSTNode, chain_node: cst.CSTNode, target: cst.CSTNode, length: int):
+    """Find the (updated) base expression ``length`` segments below ``chain_node``."""
+    if target is not chain_node:
+        # The target contains the chain; the chain is the left side of a comparison.
+        assert isinstance(updated, cst.Comparison)
+        updated = updated.left
+    node = updated
+    for _ in range(length):
+        if isinstance(node, cst.Attribute) or isinstance(node, cst.Subscript):
+            node = node.value
+        elif isinstance(node, cst.Call):
+            node = node.func
+        else:  # pragma: no cover - the chain was built from these three node types
+            raise AssertionError(f"unexpected chain node {type(node).__name__}")
+    return node
+
+
+@dataclass
+class Escape:
+    """The result goes where it cannot be followed; the call must stay as it is."""
+
+    reason: str
+    position: CodeRange
+
+
+@dataclass
+class ResultTrace:
+    uses: List[ResultUse] = field(default_factory=list)
+    escapes: List[Escape] = field(default_factory=list)
+    # Functions whose return value changes type when the call is migrated, and which code in
+    # other modules could also call.
+    exported_functions: List[str] = field(default_factory=list)
+    # Functions the result is passed to (their parameter is followed), which other modules could call.
+    exported_parameters: List[str] = field(default_factory=list)
+    # Annotations that declare the result's type: of the names holding it, of functions returning it.
+    annotations: List[cst.Annotation] = field(default_factory=list)
+    # Statements binding a name to part of the result, whose reads are uses: removed on migration.
+    aliases: List[cst.SimpleStatementLine] = field(default_factory=list)
+    # Other legacy calls whose results the same names may hold: they migrate together.
+    co_bound: List[cst.Call] = field(default_factory=list)
+
+
+class ValueFlow:
+    """Follows values through one module. ``same_kind`` gives, for a value, the call that makes
+    another value of the kind being followed, if it is one."""
+
+    def __init__(self, module: cst.Module, nodes: Nodes, bindings: Bindings, same_kind: Callable[[cst.BaseExpression], Optional[cst.Call]]) -> None:
+        self.module = module
+        self.nodes = nodes
+        self.bindings = bindings
+        self.same_kind = same_kind
+
+    def trace_result(self, value: cst.BaseExpression) -> ResultTrace:
+        """Every read of ``value`` (a call's result), followed through names and returns."""
+        trace = ResultTrace()
+        self._trace_value(value, trace, visited=set())
+        return trace
+
+    def _trace_value(self, node: cst.BaseExpression, trace: ResultTrace, visited: Set[int]) -> None:
+        parent = self.nodes.parents.get(node)
+        if isinstance(parent, cst.Await):
+            node, parent = parent, self.nodes.parents.get(parent)
+        use = self._use_from(node)
+        if use.path:
+            trace.uses.append(use)
+            return
+        if isinstance(parent, cst.Expr):
+            return  # the result is thrown away
+        if isinstance(parent, (cst.Assign, cst.AnnAssign)) and parent.value is node:
+            self._trace_binding(parent, trace, visited)
+            return
+        if isinstance(parent, cst.WithItem) and parent.asname is not None:
+            self._trace_binding(parent, trace, visited)
+            return
+        if isinstance(parent, cst.Return):
+            self._trace_return(parent, trace, visited)
+            return
+        if self._trace_argument(use, trace, visited):
+            return
+        trace.uses.append(use)  # a bare use: the rules decide (a stream loop, say)
+
+    def _trace_binding(self, statement, trace: ResultTrace, visited: Set[int]) -> None:
+        """Follow the name an assignment or a ``with ... as name`` binds. ``with`` binds what
+        ``__enter__`` returns: the stream itself for a ``Stream``, the event stream for the
+        manager of ``chat.completions.stream()``; the rules know which."""
+        if isinstance(statement, cst.WithItem):
+            targets = [statement.asname.name]
+        elif isinstance(statement, cst.Assign):
+            targets = [t.target for t in statement.targets]
+        else:
+            targets = [statement.target]
+        if len(targets) != 1 or not isinstance(targets[0], cst.Name):
+            trace.escapes.append(Escape("its result is assigned to something other than a plain name", self.nodes.positions[statement]))
+            return
+        self._trace_target(targets[0], statement, trace, visited)
+
+    def trace_name(self, target: cst.Name) -> ResultTrace:
+        """Every read of what ``target`` is bound to, by a loop (``for call in ...``) say."""
+        trace = ResultTrace()
+        self._trace_target(target, self.nodes.parents[target], trace, set())
+        return trace
+
+    def _trace_target(self, target: cst.Name, statement: cst.CSTNode, trace: ResultTrace, visited: Set[int]) -> None:
+        assignment = self.bindings.assignment_of(target, target.value)
+        if assignment is None:
+            trace.escapes.append(Escape(f"`{target.value}` could not be followed", self.nodes.positions[target]))
+            return
+        if isinstance(statement, cst.AnnAssign):
+            trace.annotations.append(statement.annotation)
+        # Other legacy calls bound to the same variable migrate with this one, even where their
+        # results reach other reads: a type checker gives a variable one type.
+        scope = self.bindings.scopes.get(target)
+        trace.co_bound.extend(
+            call for call in map(self._assigned_call, scope[target.value] if scope is not None else ())
+            if call is not None and call is not self._assigned_call(assignment)
+        )
+        for read in self.bindings.reads_of(assignment):
+            others = [other for other in self.bindings.reaching(read) if other is not assignment and not self._is_harmless_assignment(other)]
+            if others:
+                trace.escapes.append(Escape(f"`{target.value}` may also hold a value assigned elsewhere", self.nodes.positions[read]))
+                continue
+            use = self._use_from(read)
+            alias = self._alias_statement(use, statement, assignment) if use.path else None
+            if not use.path and isinstance(use.parent, cst.Del):
+                pass  # ``del result``: nothing depends on what it held
+            elif not use.path and isinstance(use.parent, cst.Return):
+                self._trace_return(use.parent, trace, visited)
+            elif not use.path and isinstance(use.parent, cst.WithItem) and use.parent.asname is not None:
+                self._trace_binding(use.parent, trace, visited)
+            elif not use.path and self._trace_argument(use, trace, visited):
+                pass
+            elif alias is not None:
+                self._trace_alias(use, alias, trace)
+            else:
+                trace.uses.append(use)
+
+    def _alias_statement(self, use: ResultUse, binding: cst.CSTNode, assignment: Assignment) -> Optional[cst.SimpleStatementLine]:
+        """The line ``alias = result.part`` when reading ``alias`` can be replaced by reading
+        ``result.part``: the line follows the one binding ``result`` in the same block (after
+        plain assignments and expressions, outside any ``try``), ``result`` is bound nowhere
+        else, and ``alias`` is read only where ``result`` means the same."""
+        assign = use.parent
+        if not (isinstance(assign, cst.Assign) and assign.value is use.outer and len(assign.targets) == 1):
+            return None
+        if CALL in use.path:
+            return None  # reading the alias again must not call anything again
+        alias = assign.targets[0].target
+        line, binding_line = self.nodes.parents.get(assign), self.nodes.parents.get(binding)
+        if not (isinstance(alias, cst.Name) and _is_plain_line(line)):
+            return None
+        if not (isinstance(binding_line, cst.SimpleStatementLine) and len(binding_line.body) == 1):
+            return None
+        result = use.base.value if isinstance(use.base, cst.Name) else None
+        body = self.nodes.parents.get(line)
+        siblings = list(getattr(body, "body", ()))
+        if result is None or self.nodes.parents.get(binding_line) is not body:
+            return None
+        between = siblings[siblings.index(binding_line) + 1 : siblings.index(line)]
+        if between and not (all(map(_runs_on, between)) and self._exceptions_leave(line)):
+            return None  # the alias line could be skipped while the program goes on
+        scope = self.bindings.scopes.get(use.base)
+        alias_assignment = self.bindings.assignment_of(alias, alias.value)
+        if scope is None or alias_assignment is None:
+            return None
+        reads = self.bindings.reads_of(alias_assignment)
+        for read in reads:
+            reader = self.bindings.scopes.get(read)
+            if reader is not scope and not (isinstance(reader, ComprehensionScope) and reader[result] == scope[result]):
+                return None
+        # Every way to a read of the alias in the block runs the binding line, then the alias
+        # line, then the statements up to the read's: ``result`` must not be bound again among
+        # them. A read after the block (past a loop, say) needs ``result`` bound nowhere else but
+        # to None before it.
+        holding = [self.nodes.statement_within(body, read) for read in reads]
+        first = siblings.index(binding_line)
+        last = max([siblings.index(line), *(siblings.index(s) for s in holding if s is not None)])
+        for other in scope[result]:
+            if other is assignment:
+                continue
+            node = getattr(other, "node", None)
+            if node is None or self.bindings.scopes.get(node) is not scope:
+                return None  # bound from a nested function: when it runs is unknown
+            if None in holding:
+                if not (self._is_harmless_assignment(other) and is_name(self.nodes.parents[self.nodes.parents[node]].value, "None")):
+                    return None
+                if self.nodes.order(node) > self.nodes.order(binding_line):
+                    return None
+                continue
+            statement = self.nodes.statement_within(body, node)
+            if statement is not None and first <= siblings.index(statement) <= last:
+                return None
+        return line
+
+    def _exceptions_leave(self, node: cst.CSTNode) -> bool:
+        """Does an exception raised at ``node`` leave its function (no ``try`` or ``with`` around
+        it there could catch it and let the function go on)?"""
+        around = self.nodes.enclosing(node, (cst.Try, cst.TryStar, cst.With, cst.FunctionDef, cst.Lambda))
+        return not isinstance(around, (cst.Try, cst.TryStar, cst.With))
+
+    def _trace_alias(self, use: ResultUse, line: cst.SimpleStatementLine, trace: ResultTrace) -> None:
+        """Every read of the alias ``line`` binds is a use of the result, through the alias."""
+        assert isinstance(use.parent, cst.Assign) and isinstance(use.parent.targets[0].target, cst.Name)
+        alias = use.parent.targets[0].target
+        assignment = self.bindings.assignment_of(alias, alias.value)
+        assert assignment is not None, "checked by _alias_statement"
+        trace.aliases.append(line)
+        for node in self.bindings.reads_of(assignment):
+            if any(other is not assignment and not self._is_harmless_assignment(other) for other in self.bindings.reaching(node)):
+                trace.escapes.append(Escape(f"`{alias.value}` may also hold a value assigned elsewhere", self.nodes.positions[node]))
+                continue
+            read = self._use_from(node)
+            if not read.path and isinstance(read.parent, cst.Del):
+                continue
+            depth = len(use.path)
+            through = ResultUse(
+                base=use.base,
+                path=use.path + read.path,
+                chain=(node,) * depth + read.chain,
+                parent=read.parent,
+                grandparent=read.grandparent,
+                position=read.position,
+                code=read.code,
+                alias_depth=depth,
+            )
+            nested = self._alias_statement(read, use.parent, assignment) if read.path else None
+            if nested is not None:  # ``calls = message.tool_calls`` after ``message = ...``
+                self._trace_alias(through, nested, trace)
+            else:
+                trace.uses.append(through)
+
+    def _trace_argument(self, use: ResultUse, trace: ResultTrace, visited: Set[int]) -> bool:
+        """A result passed to a function (or a method of the same class, called on ``self``) of
+        this module: its parameter is followed instead (a generator reading a stream, say). Other
+        calls of the function must pass that parameter the result of a legacy call too: those
+        calls migrate with this one. False when it cannot be followed."""
+        arg, call = use.parent, use.grandparent
+        if not (isinstance(arg, cst.Arg) and isinstance(call, cst.Call)):
+            return False
+        function = self._function_called(call)
+        if function is None or function.decorators or id(function) in visited:
+            return False
+        parameter = _parameter_for(function, call, arg)
+        callers = self._callers(function)
+        if parameter is None or callers is None:
+            return False
+        passed_too = [self._results_passed(function, parameter, other) for other in callers if other is not call]
+        if None in passed_too:
+            return False
+        visited.add(id(function))
+        trace.co_bound.extend(call for calls in passed_too for call in calls or ())
+        if self._is_exported(function):
+            trace.exported_parameters.append(function.name.value)
+        if parameter.annotation is not None:
+            trace.annotations.append(parameter.annotation)
+        self._trace_target(parameter.name, parameter, trace, visited)
+        return True
+
+    def _function_called(self, call: cst.Call) -> Optional[cst.FunctionDef]:
+        """The function of this module ``call`` calls: by its name, or ``self.NAME`` in a method."""
+        func = call.func
+        if isinstance(func, cst.Name):
+            bindings = self.bindings.referents(func)
+            function = bindings[0].node if len(bindings) == 1 else None
+            return function if isinstance(function, cst.FunctionDef) else None
+        if isinstance(func, cst.Attribute) and is_name(func.value, "self"):
+            cls = self.nodes.enclosing(func, cst.ClassDef)
+            if not isinstance(cls, cst.ClassDef):
+                return None
+            methods = [
+                statement for statement in cls.body.body
+                if isinstance(statement, cst.FunctionDef) and statement.name.value == func.attr.value
+            ]
+            return methods[0] if len(methods) == 1 else None
+        return None
+
+    def _results_passed(self, function: cst.FunctionDef, parameter: cst.Param, call: cst.Call) -> Optional[List[cst.Call]]:
+        """The legacy calls whose results ``call`` passes ``function`` as ``parameter``; None when
+        it passes anything else, or may leave the parameter to its default."""
+        for arg in call.args:
+            if _parameter_for(function, call, arg) is not parameter:
+                continue
+            value = arg.value
+            if self.same_kind(value) is not None:
+                return [self.same_kind(value)]  # type: ignore[list-item]
+            if isinstance(value, cst.Name):
+                calls = [self._assigned_call(binding) for binding in self.bindings.reaching(value)]
+                if calls and None not in calls:
+                    return calls  # type: ignore[return-value]
+            return None
+        return None
+
+    def _is_harmless_assignment(self, assignment) -> bool:
+        """``resp = None`` before a loop does not make ``resp`` something else to read, nor does
+        the result of another legacy call (``resp = create(...)`` again, to retry): the planner
+        migrates the calls that share a name together or not at all."""
+        node = getattr(assignment, "node", None)
+        parent = self.nodes.parents.get(node) if node is not None else None
+        if not isinstance(parent, cst.AssignTarget):
+            return False
+        value = self.nodes.parents[parent].value
+        return is_name(value, "None") or self.same_kind(value) is not None
+
+    def _assigned_call(self, assignment) -> Optional[cst.Call]:
+        parent = self.nodes.parents.get(getattr(assignment, "node", None))
+        return self.same_kind(self.nodes.parents[parent].value) if isinstance(parent, cst.AssignTarget) else None
+
+    def _trace_return(self, statement: cst.Return, trace: ResultTrace, visited: Set[int]) -> None:
+        function = self.nodes.enclosing(statement, (cst.FunctionDef, cst.Lambda))
+        if not isinstance(function, cst.FunctionDef):
+            trace.escapes.append(Escape("it is returned from a lambda", self.nodes.positions[statement]))
+            return
+        if id(function) in visited:
+            return
+        visited.add(id(function))
+        name = function.name.value
+        if function.decorators:
+            trace.escapes.append(Escape(f"it is returned from `{name}`, whose decorators may change it", self.nodes.positions[statement]))
+            return
+        if any(self.nodes.within(n, function.body) for n in self.nodes.nodes_of(cst.Yield)):
+            trace.escapes.append(Escape(f"it is returned from the generator `{name}`", self.nodes.positions[statement]))
+            return
+        callers = self._callers(function)
+        if callers is None:
+            trace.escapes.append(
+                Escape(f"it is returned from `{name}`, which is used other than by calling it", self.nodes.positions[statement])
+            )
+            return
+        if self._is_exported(function):
+            trace.exported_functions.append(name)
+        if function.returns is not None:
+            trace.annotations.append(function.returns)
+        for caller in callers:
+            self._trace_value(caller, trace, visited)
+
+    def _callers(self, function: cst.FunctionDef) -> Optional[List[cst.Call]]:
+        """The calls of ``function`` in this module, or None when it is used as a value."""
+        cls = self.nodes.enclosing(function, (cst.ClassDef, cst.FunctionDef))
+        if isinstance(cls, cst.ClassDef) and self.nodes.parents.get(function) is cls.body:
+            return self._method_callers(cls, function.name.value)
+        assignment = self.bindings.assignment_of(function, function.name.value)
+        if assignment is None:
+            return None
+        callers = []
+        for access in assignment.references:
+            call = self.nodes.parents.get(access.node)
+            if not (isinstance(call, cst.Call) and call.func is access.node):
+                return None
+            callers.append(call)
+        return sorted(callers, key=self.nodes.order)
+
+    def _method_callers(self, cls: cst.ClassDef, name: str) -> Optional[List[cst.Call]]:
+        """Calls ``self.name(...)`` inside the class, ``obj.name(...)`` on instances made in
+        this module; any other ``.name`` in the module makes the method untraceable."""
+        callers = []
+        for node in self.nodes.nodes_of(cst.Attribute):
+            if node.attr.value != name:
+                continue
+            call = self.nodes.parents.get(node)
+            if not (isinstance(call, cst.Call) and call.func is node):
+                return None
+            receiver = node.value
+            inside = self.nodes.enclosing(node, cst.ClassDef) is cls and is_name(receiver, "self")
+            if not (inside or self._is_instance_of(receiver, cls)):
+                return None
+            callers.append(call)
+        return sorted(callers, key=self.nodes.order)
+
+    def _is_instance_of(self, expr: cst.BaseExpression, cls: cst.ClassDef) -> bool:
+        if isinstance(expr, cst.Call):
+            return is_name(expr.func, cls.name.value)
+        if not isinstance(expr, cst.Name):
+            return False
+        scope = self.bindings.scopes.get(expr)
+        if scope is None or not scope[expr.value]:
+            return False
+        for assignment in scope[expr.value]:
+            node = getattr(assignment, "node", None)
+            parent = self.nodes.parents.get(node) if node is not None else None
+            if not isinstance(parent, cst.AssignTarget):
+                return False
+            if not self._is_instance_of(self.nodes.parents[parent].value, cls):
+                return False
+        return True
+
+    def _is_exported(self, function: cst.FunctionDef) -> bool:
+        """Can code in another module call this? Public names at module or class level."""
+        owner = self.nodes.parents.get(function)
+        if function.name.value.startswith("_"):
+            return False
+        if owner is self.module:
+            return True
+        cls = self.nodes.enclosing(function, (cst.ClassDef, cst.FunctionDef))
+        return (
+            isinstance(cls, cst.ClassDef)
+            and self.nodes.parents.get(cls) is self.module
+            and not cls.name.value.startswith("_")
+        )
+
+    def use_of(self, node: cst.BaseExpression) -> ResultUse:
+        """The read that starts at ``node`` (a name, say): the attributes, constant indexes and
+        calls chained on it, and what contains them."""
+        return self._use_from(node)
+
+    def _use_from(self, node: cst.BaseExpression) -> ResultUse:
+        base = node
+        path: List[PathSegment] = []
+        chain: List[cst.BaseExpression] = []
+        parent = self.nodes.parents.get(node)
+        while True:
+            if isinstance(parent, cst.Attribute) and parent.value is node:
+                path.append(parent.attr.value)
+            elif isinstance(parent, cst.Subscript) and parent.value is node and constant_index(parent) is not None:
+                path.append(constant_index(parent))
+            elif isinstance(parent, cst.Call) and parent.func is node and path:
+                path.append(CALL)
+            else:
+                break
+            chain.append(parent)
+            node, parent = parent, self.nodes.parents.get(parent)
+        return ResultUse(
+            base=base,
+            path=tuple(path),
+            chain=tuple(chain),
+            parent=parent,
+            grandparent=self.nodes.parents.get(parent) if parent is not None else None,
+            position=self.nodes.positions[node],
+            code=self.module.code_for_node(node),
+        )
+
+
+def _parameter_for(function: cst.FunctionDef, call: cst.Call, arg: cst.Arg) -> Optional[cst.Param]:
+    """The parameter of ``function`` that ``arg`` of ``call`` binds; None when unclear (``*args``,
+    ``**kwargs``, a parameter with a default that another argument may also fill...)."""
+    if any(a.star for a in call.args):
+        return None
+    params = function.params
+    if arg.keyword is not None:
+        named = [*params.params, *params.kwonly_params]
+        return next((p for p in named if p.name.value == arg.keyword.value), None)
+    positional = [*params.posonly_params, *params.params]
+    if isinstance(call.func, cst.Attribute):
+        positional = positional[1:]  # ``self.method(x)``: ``self`` is bound already
+    index = [a for a in call.args if a.keyword is None].index(arg)
+    return positional[index] if index < len(positional) else None
+
+
+def constant_index(subscript: cst.Subscript) -> Optional[PathSegment]:
+    """``x[0]`` -> 0, ``x["key"]`` -> "key"; None for any other subscript."""
+    if len(subscript.slice) != 1 or not isinstance(subscript.slice[0].slice, cst.Index):
+        return None
+    value = subscript.slice[0].slice.value
+    if isinstance(value, cst.Integer):
+        return int(value.value, 0)
+    if isinstance(value, cst.SimpleString):
+        return value.evaluated_value
+    return None
+
+
+def _is_plain_line(line: Optional[cst.CSTNode]) -> bool:
+    """A line holding one statement and no comment (above it, after it, or inside it between
+    brackets): it can go, or be relied on, as a whole."""
+    if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):
+        return False
+    return not any(isinstance(node, cst.Comment) for node in walk(line))
+
+
+def _runs_on(line: cst.CSTNode) -> bool:
+    """A line that goes on to the next one unless it raises: assignments and expressions."""
+    return isinstance(line, cst.SimpleStatementLine) and all(
+        isinstance(small, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Expr)) for small in line.body
+    )

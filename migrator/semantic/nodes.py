@@ -1,0 +1,136 @@
+"""Nodes and their places: each node's parent, the nodes of each type in source order, the
+statement or scope a node sits in, and where it is in the source."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Dict, List, Optional, Tuple, Union
+
+import libcst as cst
+
+from migrator.metadata import Positions
+from migrator.shapes import string_text, walk
+from migrator.traversal import children
+
+
+@dataclass
+class _NodeIndex:
+    """What one walk of a module learns: each node's parent, and the nodes of each type."""
+
+    parents: Dict[cst.CSTNode, cst.CSTNode] = field(default_factory=dict)
+    by_type: Dict[type, List[cst.CSTNode]] = field(default_factory=dict)  # in source order
+    # Beside each list of `by_type`, each node's place in source order, for merging lists.
+    places: Dict[type, List[int]] = field(default_factory=dict)
+
+
+class Nodes:
+    """One walk of a module answers every question about its nodes: a visitor or a matcher over
+    the whole module costs as much as parsing it, or three times as much."""
+
+    def __init__(self, module: cst.Module) -> None:
+        self.module = module
+
+    # Metadata is computed on first use: a module read only by rules that report outside any
+    # call (``@RULE.module``) often needs no scopes at all, and scopes cost several parses.
+    @cached_property
+    def positions(self) -> Positions:
+        return Positions(self.module)
+
+    # One walk of the module answers every question about its nodes: a visitor or a matcher
+    # over the whole module costs as much as parsing it, or three times as much.
+    @property
+    def parents(self) -> Dict[cst.CSTNode, cst.CSTNode]:
+        """The node each node is a child of: what ``ParentNodeProvider`` gives, without another walk."""
+        return self._index.parents
+
+    def nodes_of(self, *kinds: type) -> List[cst.CSTNode]:
+        """The nodes of these types, in source order."""
+        index = self._index
+        types = [kind for kind in index.by_type if issubclass(kind, kinds)]
+        if len(types) == 1:
+            return list(index.by_type[types[0]])
+        placed = sorted((place, node) for kind in types for place, node in zip(index.places[kind], index.by_type[kind]))
+        return [node for _, node in placed]
+
+    @cached_property
+    def _index(self) -> _NodeIndex:
+        index = _NodeIndex()
+        by_type, places, parents = index.by_type, index.places, index.parents  # (a million lookups saved)
+        stack: List[cst.CSTNode] = [self.module]
+        place = 0
+        while stack:
+            node = stack.pop()
+            of_type = by_type.get(type(node))
+            if of_type is None:
+                of_type = by_type[type(node)] = []
+                places[type(node)] = []
+            of_type.append(node)
+            places[type(node)].append(place)
+            place += 1
+            below = children(node)
+            for child in below:
+                parents[child] = node
+            stack.extend(reversed(below))
+        return index
+
+    def enclosing(self, node: cst.CSTNode, kind: type) -> Optional[cst.CSTNode]:
+        node = self.parents.get(node)
+        while node is not None and not isinstance(node, kind):
+            node = self.parents.get(node)
+        return node
+
+    def enclosing_statement(self, node: cst.CSTNode) -> cst.CSTNode:
+        while not isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            node = self.parents[node]
+        return node
+
+    def within(self, node: cst.CSTNode, ancestor: cst.CSTNode) -> bool:
+        """Is ``node`` ``ancestor`` or a part of it?"""
+        while node is not None and node is not ancestor:
+            node = self.parents.get(node)
+        return node is not None
+
+    def order(self, node: cst.CSTNode) -> Tuple[int, int]:
+        start = self.positions[node].start
+        return (start.line, start.column)
+
+    @cached_property
+    def code_strings(self) -> List[Union[cst.SimpleString, cst.FormattedStringText]]:
+        """String literals and f-string parts in code, in source order: not comments, not docstrings."""
+        return [node for node in self.nodes_of(cst.SimpleString, cst.FormattedStringText) if not self._is_docstring(node)]
+
+    def _is_docstring(self, node: cst.CSTNode) -> bool:
+        """Is ``node`` a string statement, or a part of one written in parts (``"a" "b"``), which
+        Python's parser reads as one constant, as the screen does? Parts beside an f-string are
+        parts of that f-string for Python: code."""
+        whole, parent = node, self.parents.get(node)
+        while isinstance(parent, cst.ConcatenatedString):
+            whole, parent = parent, self.parents.get(parent)
+        return isinstance(parent, cst.Expr) and (
+            whole is node or not any(isinstance(part, cst.FormattedString) for part in walk(whole))
+        )
+
+    def strings_hold(self, text: str) -> bool:
+        """Does a string literal in code hold ``text``, in any case?"""
+        lowered = text.lower()
+        return any(lowered in string_text(node).lower() for node in self.code_strings)
+
+    def free_quote(self, node: cst.CSTNode) -> Optional[str]:
+        """A quote a string literal written in place of ``node`` can use: ``"`` unless ``node``
+        sits in an f-string delimited by it (before Python 3.12 a replacement field cannot
+        hold its string's own quote); None when the f-strings around it take both."""
+        taken = set()
+        ancestor = self.parents.get(node)
+        while ancestor is not None:
+            if isinstance(ancestor, cst.FormattedString) and len(ancestor.end) == 1:
+                taken.add(ancestor.end)
+            ancestor = self.parents.get(ancestor)
+        return next((quote for quote in ('"', "'") if quote not in taken), None)
+
+    def statement_within(self, body: cst.CSTNode, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+        """The statement of the block ``body`` that holds ``node``, if one does."""
+        parent = self.parents.get(node)
+        while parent is not None and parent is not body:
+            node, parent = parent, self.parents.get(parent)
+        return node if parent is body else None
