@@ -10,8 +10,9 @@ it defines ``RULE = Rule(...)`` plus hook functions registered with the decorato
 - ``@RULE.parameter("max_tokens", ...)``: this rule, and no other, owns those keyword arguments;
   the hook ``(keyword, value, site)`` turns one argument into new keyword arguments, or blocks
   the call.
-- ``@RULE.result_use``: offered every read of a migrated call's result that no earlier rule
-  claimed; returns a rewrite, a block, or None (not mine).
+- ``@RULE.result_use``: offered every read of a migrated call's result that no other rule
+  rewrites; returns a rewrite, a block, or None (not mine). Where several rules block a read,
+  the first by id gives the reason.
 - ``@RULE.annotation``: offered every type annotation of a value the call produces or reads
   (see ``AnnotationUse``); returns a rewrite, a block, or None (the annotation stays as it is).
 - ``@RULE.module``: offered each module once, for what a rule reports outside the calls it
