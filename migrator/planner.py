@@ -99,8 +99,10 @@ def plan_module(analysis: ModuleAnalysis, options: Options) -> ModulePlan:
 
 
 def _guards() -> List[Tuple[str, GuardHook]]:
-    """Every rule's guards, selected or not."""
-    return [(rule.id, hook) for rule in all_rules().values() for hook in rule.guard_hooks]
+    """Every rule's guards, selected or not, by rule id: the first that blocks a call gives the
+    reason, whatever order the rules were loaded in."""
+    rules = all_rules()
+    return [(rule_id, hook) for rule_id in sorted(rules) for hook in rules[rule_id].guard_hooks]
 
 
 def _block_suppressed_edits(
@@ -377,14 +379,19 @@ def _offer_use(
     rules: Dict[str, Rule],
     hooks_of: Callable[[Rule], list] = lambda rule: rule.result_use_hooks,
 ) -> Optional[Tuple[str, Union[UseRewrite, Block]]]:
-    """The first rule that rewrites the use wins; failing that, the first that blocks it."""
+    """The rule that rewrites the use wins; failing that, of those that block it, the first by id.
+
+    A rule that reads every field of a response blocks the reads it cannot map, and so do the
+    rules for one field each (``finish_reason``, say): the reason reported must not depend on
+    the order the rules were loaded in.
+    """
     blocked = None
     for rule in rules.values():
         for hook in hooks_of(rule):
             outcome = hook(use, site)
             if isinstance(outcome, UseRewrite):
                 return rule.id, outcome
-            if outcome is not None and blocked is None:
+            if outcome is not None and (blocked is None or rule.id < blocked[0]):
                 blocked = rule.id, outcome
     return blocked
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 TYPE_CHECKING = False  # see migrator/quick.py: a check without candidates does not import typing
 if TYPE_CHECKING:
+    from types import ModuleType
     from typing import Dict
 
     from migrator.rule import Rule
@@ -48,22 +49,49 @@ def _rules_package():
 @lru_cache(maxsize=None)
 def all_rules() -> Dict[str, Rule]:
     """Every rule by id, in id order."""
+    return load_rules(_rules_package())
+
+
+def load_rules(package: ModuleType) -> Dict[str, Rule]:
+    """Every rule the modules of ``package`` define, by id, in id order.
+
+    Raises RuleConflict when two hooks claim one parameter or one kind of call.
+    """
     import importlib
     import pkgutil
 
     from migrator.rule import Rule  # here, not above: the prefilter reads `rules_folder` at start-up
 
-    package = _rules_package()
     rules: Dict[str, Rule] = {}
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
         if info.name.startswith("_"):
             continue
-        module = importlib.import_module(f"{PACKAGE}.{info.name}")
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
         rule = getattr(module, "RULE", None)
         if not isinstance(rule, Rule):
             continue
         rule.id = info.name
         rule.doc = (module.__doc__ or "").strip()
         rules[rule.id] = rule
+    _refuse_shared_hooks(rules)
     return rules
 
+
+def _refuse_shared_hooks(rules: Dict[str, Rule]) -> None:
+    """Raise RuleConflict if two rules have a hook for one parameter or one kind of call: the
+    planner asks one rule for each, and which one would depend on the order they load in."""
+    parameter_owners: Dict[str, str] = {}
+    call_owners: Dict[str, str] = {}
+    for rule in rules.values():
+        for name in rule.parameters:
+            _claim(parameter_owners, name, rule.id, f"the parameter `{name}`")
+        for kind in rule.calls:
+            _claim(call_owners, kind, rule.id, f"`{kind}` calls")
+
+
+def _claim(owners: Dict[str, str], key: str, rule_id: str, what: str) -> None:
+    from migrator.rule import RuleConflict
+
+    if key in owners:
+        raise RuleConflict(f"rules `{owners[key]}` and `{rule_id}` both have a hook for {what}")
+    owners[key] = rule_id

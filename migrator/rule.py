@@ -4,13 +4,15 @@ A rule is one module in ``rules/``; its file name is its id. The module's docstr
 documentation (ruff's headings: What it does / Why / Example / Use instead / Fix safety), and
 it defines ``RULE = Rule(...)`` plus hook functions registered with the decorators below:
 
-- ``@RULE.call("chat.completions.create")``: this rule migrates that kind of call; the hook
-  returns a ``Retarget``: the method path to call instead (``"responses.create"``) and any
-  arguments the new call needs that the old one left to a default.
-- ``@RULE.parameter("max_tokens", ...)``: this rule owns those keyword arguments; the hook
-  ``(keyword, value, site)`` turns one argument into new keyword arguments, or blocks the call.
-- ``@RULE.result_use``: offered every read of a migrated call's result that no earlier rule
-  claimed; returns a rewrite, a block, or None (not mine).
+- ``@RULE.call("chat.completions.create")``: this rule, and no other, migrates that kind of
+  call; the hook returns a ``Retarget``: the method path to call instead (``"responses.create"``)
+  and any arguments the new call needs that the old one left to a default.
+- ``@RULE.parameter("max_tokens", ...)``: this rule, and no other, owns those keyword arguments;
+  the hook ``(keyword, value, site)`` turns one argument into new keyword arguments, or blocks
+  the call.
+- ``@RULE.result_use``: offered every read of a migrated call's result that no other rule
+  rewrites; returns a rewrite, a block, or None (not mine). Where several rules block a read,
+  the first by id gives the reason.
 - ``@RULE.annotation``: offered every type annotation of a value the call produces or reads
   (see ``AnnotationUse``); returns a rewrite, a block, or None (the annotation stays as it is).
 - ``@RULE.module``: offered each module once, for what a rule reports outside the calls it
@@ -192,7 +194,7 @@ class Rule:
     def call(self, *kinds: str) -> Callable[[CallHook], CallHook]:
         def register(hook: CallHook) -> CallHook:
             for kind in kinds:
-                self.calls[kind] = hook
+                _register(self.calls, kind, hook, f"`{kind}` calls")
             return hook
 
         return register
@@ -200,7 +202,7 @@ class Rule:
     def parameter(self, *names: str) -> Callable[[ParameterHook], ParameterHook]:
         def register(hook: ParameterHook) -> ParameterHook:
             for name in names:
-                self.parameters[name] = hook
+                _register(self.parameters, name, hook, f"the parameter `{name}`")
             return hook
 
         return register
@@ -236,3 +238,14 @@ class Rule:
                     paragraph.append(text.strip())
                 return " ".join(paragraph)
         return self.title
+
+
+class RuleConflict(Exception):
+    """Two hooks claim one parameter or one kind of call: the rules do not load."""
+
+
+def _register(hooks: Dict[str, Callable], key: str, hook: Callable, what: str) -> None:
+    """Give ``key`` its hook, which a second one for it would silently replace."""
+    if key in hooks:
+        raise RuleConflict(f"`{hook.__module__}` has two hooks for {what}")
+    hooks[key] = hook
