@@ -109,7 +109,7 @@ class ModuleAnalysis:
         self.nodes = Nodes(module)
         self.bindings = Bindings(module, self.nodes)
         self.imports = Imports(self.nodes, self.bindings)
-        self.flow = ValueFlow(module, self.nodes, self.bindings, same_kind=legacy_call_result)
+        self.flow = ValueFlow(module, self.nodes, self.bindings, self.imports, same_kind=legacy_call_result)
 
     @property
     def _openai_imports(self) -> List[Union[cst.Import, cst.ImportFrom]]:

@@ -14,8 +14,9 @@ from libcst.helpers import parse_template_expression
 from libcst.metadata import Assignment, CodeRange, ComprehensionScope
 
 from migrator.semantic.bindings import Bindings
+from migrator.semantic.imports import Imports
 from migrator.semantic.nodes import Nodes
-from migrator.shapes import is_name, walk
+from migrator.shapes import is_name, one_line, walk
 
 CALL = "()"  # the path segment for calling what the path has reached: ``raw.parse()``
 PathSegment = Union[str, int]
@@ -114,10 +115,18 @@ class ValueFlow:
     """Follows values through one module. ``same_kind`` gives, for a value, the call that makes
     another value of the kind being followed, if it is one."""
 
-    def __init__(self, module: cst.Module, nodes: Nodes, bindings: Bindings, same_kind: Callable[[cst.BaseExpression], Optional[cst.Call]]) -> None:
+    def __init__(
+        self,
+        module: cst.Module,
+        nodes: Nodes,
+        bindings: Bindings,
+        imports: Imports,
+        same_kind: Callable[[cst.BaseExpression], Optional[cst.Call]],
+    ) -> None:
         self.module = module
         self.nodes = nodes
         self.bindings = bindings
+        self.imports = imports
         self.same_kind = same_kind
 
     def trace_result(self, value: cst.BaseExpression) -> ResultTrace:
@@ -145,9 +154,79 @@ class ValueFlow:
         if isinstance(parent, cst.Return):
             self._trace_return(parent, trace, visited)
             return
+        if isinstance(parent, (cst.ListComp, cst.GeneratorExp)) and parent.elt is node:
+            self._trace_collection(parent, trace, visited)
+            return
         if self._trace_argument(use, trace, visited):
             return
+        if self._trace_gathered(use, trace, visited):
+            return
         trace.uses.append(use)  # a bare use: the rules decide (a stream loop, say)
+
+    def _trace_collection(self, node: cst.BaseExpression, trace: ResultTrace, visited: Set[int]) -> None:
+        """Follow a list (or generator) of values of the kind followed, made at ``node``: the
+        loops over it, its items, what ``asyncio.gather`` makes of it."""
+        parent = self.nodes.parents.get(node)
+        if isinstance(parent, cst.Await):
+            node, parent = parent, self.nodes.parents.get(parent)
+        if isinstance(parent, cst.Assign) and parent.value is node and len(parent.targets) == 1:
+            target = parent.targets[0].target
+            items = target.elements if isinstance(target, (cst.Tuple, cst.List)) else ()
+            if items and all(isinstance(item, cst.Element) and isinstance(item.value, cst.Name) for item in items):
+                for item in items:  # ``one, two = await asyncio.gather(a(...), b(...))``
+                    self._trace_target(item.value, parent, trace, visited)  # type: ignore[arg-type]
+                return
+            binding = self.bindings.assignment_of(target, target.value) if isinstance(target, cst.Name) else None
+            if binding is not None:
+                for read in self.bindings.reads_of(binding):
+                    if self.bindings.reaching(read) != [binding]:
+                        trace.escapes.append(Escape(f"`{target.value}` may also hold a value assigned elsewhere", self.nodes.positions[read]))
+                    else:
+                        self._trace_collection_read(read, trace, visited)
+                return
+        self._trace_collection_read(node, trace, visited)
+
+    def _trace_collection_read(self, node: cst.BaseExpression, trace: ResultTrace, visited: Set[int]) -> None:
+        parent = self.nodes.parents.get(node)
+        if isinstance(parent, (cst.For, cst.CompFor)) and parent.iter is node and isinstance(parent.target, cst.Name):
+            self._trace_target(parent.target, parent, trace, visited)
+        elif isinstance(parent, cst.Subscript) and parent.value is node:
+            self._trace_value(parent, trace, visited)  # an item
+        elif isinstance(parent, cst.Arg) and parent.star == "*" and self._gathers(self.nodes.parents.get(parent)):
+            self._trace_collection(self.nodes.parents[parent], trace, visited)
+        elif isinstance(parent, cst.Arg) and self._calls_builtin(self.nodes.parents.get(parent), "len"):
+            pass  # how many
+        else:
+            code = one_line(self.module.code_for_node(node))
+            trace.escapes.append(Escape(f"it is kept in `{code}`, which is used in a way the tool cannot follow", self.nodes.positions[node]))
+
+    def _trace_gathered(self, use: ResultUse, trace: ResultTrace, visited: Set[int]) -> bool:
+        """``await asyncio.gather(a(...), b(...))`` of calls that all make values of the kind
+        followed: the list it makes holds them, and they go together."""
+        arg, call = use.parent, use.grandparent
+        if not (isinstance(arg, cst.Arg) and arg.keyword is None and not arg.star and self._gathers(call)):
+            return False
+        values = [a.value.expression if isinstance(a.value, cst.Await) else a.value for a in call.args if a.keyword is None]  # type: ignore[union-attr]
+        if any(a.star for a in call.args) or any(self.same_kind(value) is None for value in values):
+            return False
+        trace.co_bound.extend(self.same_kind(value) for value in values if value is not use.base)  # type: ignore[misc]
+        self._trace_collection(call, trace, visited)
+        return True
+
+    def _gathers(self, call: Optional[cst.CSTNode]) -> bool:
+        """``asyncio.gather(...)`` keeping exceptions raised (its default): its value is the list
+        of what its arguments return, in order."""
+        return (
+            isinstance(call, cst.Call)
+            and "asyncio.gather" in self.imports.qualified(call.func, imported_only=True)
+            and not any(a.keyword is not None and a.keyword.value == "return_exceptions" for a in call.args)
+        )
+
+    def _calls_builtin(self, call: Optional[cst.CSTNode], name: str) -> bool:
+        """``call`` calls the builtin ``name`` (no binding of the module hides it)."""
+        if not (isinstance(call, cst.Call) and is_name(call.func, name)):
+            return False
+        return all(getattr(binding, "node", None) is None for binding in self.bindings.reaching(call.func))
 
     def _trace_binding(self, statement, trace: ResultTrace, visited: Set[int]) -> None:
         """Follow the name an assignment or a ``with ... as name`` binds. ``with`` binds what
@@ -195,6 +274,8 @@ class ValueFlow:
                 pass  # ``del result``: nothing depends on what it held
             elif not use.path and isinstance(use.parent, cst.Return):
                 self._trace_return(use.parent, trace, visited)
+            elif not use.path and isinstance(use.parent, cst.Await):
+                self._trace_value(read, trace, visited)  # ``await task``, of a coroutine held in a name
             elif not use.path and isinstance(use.parent, cst.WithItem) and use.parent.asname is not None:
                 self._trace_binding(use.parent, trace, visited)
             elif not use.path and self._trace_argument(use, trace, visited):
