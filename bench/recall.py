@@ -1,7 +1,7 @@
 """Recall on real code: of the Chat Completions call sites in a pinned corpus, how many
 `migrator apply` migrates, and why it leaves the others alone.
 
-    python bench/recall.py [--markdown] [--package NAME ...] [--limit N] [--cache DIR]
+    python bench/recall.py [--markdown] [--by-package] [--package NAME ...] [--limit N] [--cache DIR]
 
 The corpus is bench/recall_corpus.json: PyPI sdists pinned by version and sha256, each with the
 folders that are application code (examples, small apps and CLIs) and library code (packages
@@ -16,7 +16,9 @@ findings that say a call was left alone become blocker categories once the names
 them are dropped, counted once per line they are reported on: a call can have several. A file
 the engine could not process, and calls left alone in a file that reports no reason (split by
 whether it imports openai: the tool looks for clients only where it does), are categories of
-their own. It is a measure: nothing fails.
+their own. With --by-package, a table per group also tells how the call sites, the migrations and
+the main reason are shared out among packages, since one package can weigh on a group's share.
+It is a measure: nothing fails.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ IMPORTS_OPENAI = re.compile(r"^[ \t]*(?:import|from)[ \t]+openai\b", re.MULTILIN
 NO_FINDING_WITHOUT_OPENAI = "no finding, in a file not importing openai (another SDK's client, or a docstring)"
 NO_FINDING = "no finding, in a file importing openai (a call the tool does not see, or a comment or string)"
 TOP_BLOCKERS = 10
+NUMBER = re.compile(r"^[\d.]+( %)?$")
 REASON_WIDTH = 110  # characters of a reason shown in a table; the rest is advice on how to lift it
 
 
@@ -90,6 +93,7 @@ class Tally:
     sites: int = 0
     migrated: int = 0
     blockers: Counter = field(default_factory=Counter)
+    packages: Dict[str, "Tally"] = field(default_factory=dict)  # the same, for each package of the group
 
     @property
     def share(self) -> float:
@@ -98,6 +102,9 @@ class Tally:
 
 def load_corpus(manifest: Path = MANIFEST) -> List[Package]:
     entries = json.loads(manifest.read_text(encoding="utf-8"))["packages"]
+    twice = sorted(name for name, n in Counter(e["name"] for e in entries).items() if n > 1)
+    if twice:  # one tree would be read twice, and its files counted twice
+        raise SystemExit(f"{manifest.name} lists {', '.join(twice)} more than once: list each package once, with all its folders")
     return [
         Package(e["name"], e["version"], e["sha256"], {group: tuple(e[group]) for group in GROUPS}) for e in entries
     ]
@@ -190,6 +197,7 @@ def measure(files: Sequence[CorpusFile], options: Options, jobs: Optional[int] =
     results = engine.run([file.path for file in files], options, jobs=jobs or os.cpu_count())
     for file, result in zip(files, results):
         add(tallies[file.group], file, result)
+        add(tallies[file.group].packages.setdefault(file.package, Tally()), file, result)
         in_text = migrated_in_text(file, result)
         if result.result is not None and in_text != result.result.calls_migrated:
             disagreements.append(f"{file.path}: the engine says {result.result.calls_migrated}, the text {in_text}")
@@ -254,21 +262,44 @@ def tables(results: Dict[str, Dict[str, Tally]]) -> List[Tuple[List[str], List[L
     return out
 
 
-def shortened(reason: str) -> str:
-    if len(reason) <= REASON_WIDTH:
+def package_tables(results: Dict[str, Dict[str, Tally]]) -> List[Tuple[List[str], List[List[str]]]]:
+    """(header, rows) for each group: its packages, most call sites first, with their share of the
+    group's call sites, what each set of options migrates, and the reason most often given with the
+    last set of options (the one that blocks on what a call does rather than on its client)."""
+    out = []
+    last = list(OPTION_SETS)[-1]
+    for group in GROUPS:
+        first = results[next(iter(OPTION_SETS))][group]
+        rows = []
+        for package, t in sorted(first.packages.items(), key=lambda item: (-item[1].sites, item[0])):
+            share = 100 * t.sites / first.sites if first.sites else 0.0
+            reasons = results[last][group].packages[package].blockers
+            top = min(reasons, key=lambda r: (-reasons[r], r)) if reasons else ""
+            rows.append([package, str(t.files), str(t.sites), f"{share:.1f} %"]
+                        + [str(results[o][group].packages[package].migrated) for o in OPTION_SETS]
+                        + [shortened(top, REASON_WIDTH // 2)])
+        header = [f"{group} package", "files", "call sites", "of the group"]
+        out.append((header + [f"migrated, {o}" for o in OPTION_SETS] + [f"main reason left alone, {last}"], rows))
+    return out
+
+
+def shortened(reason: str, width: int = REASON_WIDTH) -> str:
+    if len(reason) <= width:
         return reason
-    return reason[: reason.rfind(" ", 0, REASON_WIDTH)] + " …"
+    return reason[: reason.rfind(" ", 0, width)] + " …"
 
 
-def render(results: Dict[str, Dict[str, Tally]], markdown: bool) -> str:
+def render(results: Dict[str, Dict[str, Tally]], markdown: bool, by_package: bool = False) -> str:
     blocks = []
-    for header, rows in tables(results):
+    for header, rows in tables(results) + (package_tables(results) if by_package else []):
+        # Numbers to the right, text (the first column, reasons) to the left.
+        left = [i == 0 or not all(NUMBER.match(row[i]) for row in rows) for i in range(len(header))]
         if markdown:
-            lines = ["| " + " | ".join(header) + " |", "| --- " + "| ---: " * (len(header) - 1) + "|"]
+            lines = ["| " + " | ".join(header) + " |", "| " + " | ".join("---" if l else "---:" for l in left) + " |"]
             lines += ["| " + " | ".join(row) + " |" for row in rows]
         else:
             widths = [max(len(cell) for cell in column) for column in zip(header, *rows)]
-            lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
+            lines = ["  ".join(c.ljust(w) if left[i] else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
                      for r in [header] + rows]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
@@ -277,6 +308,7 @@ def render(results: Dict[str, Dict[str, Tally]], markdown: bool) -> str:
 def main(argv: Optional[Sequence[str]] = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables, for README.md")
+    parser.add_argument("--by-package", action="store_true", help="also a table of each group's packages")
     parser.add_argument("--package", action="append", metavar="NAME", help="only this package (repeatable)")
     parser.add_argument("--limit", type=int, metavar="N", help="at most N files with call sites of each package")
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help=f"downloads and trees (default {DEFAULT_CACHE})")
@@ -295,7 +327,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
         for line in disagreements:
             print(f"cross-check ({option_set}): {line}", file=sys.stderr)
     print(f"{len(packages)} packages, {len(files)} files with call sites\n")
-    print(render(results, args.markdown))
+    print(render(results, args.markdown, args.by_package))
 
 
 if __name__ == "__main__":

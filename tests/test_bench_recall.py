@@ -59,6 +59,29 @@ def test_one_migrated_call_one_blocked_call_and_one_mention_in_a_docstring(tmp_p
     assert library.blockers == {recall.NO_FINDING_WITHOUT_OPENAI: 1}
     table = recall.render({name: tallies for name in recall.OPTION_SETS}, markdown=True)
     assert "| application | default | 1 | 2 | 1 | 50.0 % |" in table
+    assert "application package" not in table
+
+
+def test_by_package_shares_out_a_group_without_changing_its_counts(tmp_path):
+    recall = load_recall()
+    for package in ("big", "small"):
+        (tmp_path / package).mkdir()
+    (tmp_path / "big" / "ask.py").write_text(ASK)
+    (tmp_path / "big" / "wrapper.py").write_text(WRAPPER_DOCSTRING)
+    (tmp_path / "small" / "ask.py").write_text(ASK)
+    files = recall.corpus_files([("big", "application", tmp_path / "big"), ("small", "application", tmp_path / "small")])
+
+    tallies, _ = recall.measure(files, recall.OPTION_SETS["default"], jobs=1)
+
+    application = tallies["application"]
+    assert (application.files, application.sites, application.migrated) == (3, 5, 2)
+    big, small = application.packages["big"], application.packages["small"]
+    assert (big.files, big.sites, big.migrated) == (2, 3, 1)
+    assert (small.files, small.sites, small.migrated) == (1, 2, 1)
+    assert big.blockers + small.blockers == application.blockers
+    table = recall.render({name: tallies for name in recall.OPTION_SETS}, markdown=True, by_package=True)
+    # Most call sites first; the reason most often given, once per line, comes last.
+    assert table.index("| big | 2 | 3 | 60.0 % | 1 | 1 | it passes positional arguments") < table.index("| small | 1 | 2 | 40.0 % |")
 
 
 def test_blocker_categories_drop_the_call_names_and_numbers():
