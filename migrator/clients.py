@@ -36,7 +36,10 @@ CLIENT_CLASSES: FrozenSet[str] = frozenset(
     f"{module}.{name}"
     for module in ("openai", "openai._client", "openai.lib.azure")
     for name in ("OpenAI", "AsyncOpenAI", "AzureOpenAI", "AsyncAzureOpenAI")
-)
+) | {
+    # The SDK's other names for the same classes: `openai.Client is openai.OpenAI`.
+    f"{module}.{name}" for module in ("openai", "openai._client") for name in ("Client", "AsyncClient")
+}
 # Methods of a client that return another client of the same kind.
 CLIENT_COPY_METHODS = frozenset({"with_options", "copy"})
 # Decorators whose function returns what the decorated one returns: a cached client is a client.
