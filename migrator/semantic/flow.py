@@ -111,6 +111,18 @@ class ResultTrace:
     co_bound: List[cst.Call] = field(default_factory=list)
 
 
+# Decorators that call the function with the arguments given and return what it returns: the
+# caches of functools, retries on exceptions (tenacity, when told nothing about results, whose
+# retry conditions would read them; backoff's on_exception, whose handlers see no value).
+CACHES = frozenset({"functools.cache", "functools.lru_cache"})
+TENACITY_KEYWORDS = frozenset({"stop", "wait", "retry", "reraise"})
+
+
+def _mentions_results(node: cst.CSTNode) -> bool:
+    """``retry_if_result(...)`` and the like decide on the value returned."""
+    return any(isinstance(part, cst.Name) and "result" in part.value for part in walk(node))
+
+
 class ValueFlow:
     """Follows values through one module. ``same_kind`` gives, for a value, the call that makes
     another value of the kind being followed, if it is one."""
@@ -388,7 +400,7 @@ class ValueFlow:
         if not (isinstance(arg, cst.Arg) and isinstance(call, cst.Call)):
             return False
         function = self._function_called(call)
-        if function is None or function.decorators or id(function) in visited:
+        if function is None or not self._passes_values_through(function) or id(function) in visited:
             return False
         parameter = _parameter_for(function, call, arg)
         callers = self._callers(function)
@@ -455,6 +467,23 @@ class ValueFlow:
         parent = self.nodes.parents.get(getattr(assignment, "node", None))
         return self.same_kind(self.nodes.parents[parent].value) if isinstance(parent, cst.AssignTarget) else None
 
+    def _passes_values_through(self, function: cst.FunctionDef) -> bool:
+        """Does each decorator of ``function`` call it with the arguments it is given and return
+        what it returns, without reading it? Caches and retries on exceptions do."""
+        for decorator in function.decorators:
+            expression = decorator.decorator
+            factory = expression.func if isinstance(expression, cst.Call) else expression
+            names = self.imports.qualified(factory, imported_only=True)
+            keywords = {arg.keyword.value for arg in expression.args if arg.keyword} if isinstance(expression, cst.Call) else set()
+            if names & CACHES:
+                continue
+            if "tenacity.retry" in names and keywords <= TENACITY_KEYWORDS and not _mentions_results(expression):
+                continue
+            if "backoff.on_exception" in names and "on_success" not in keywords:
+                continue
+            return False
+        return True
+
     def _trace_return(self, statement: cst.Return, trace: ResultTrace, visited: Set[int]) -> None:
         function = self.nodes.enclosing(statement, (cst.FunctionDef, cst.Lambda))
         if not isinstance(function, cst.FunctionDef):
@@ -464,7 +493,7 @@ class ValueFlow:
             return
         visited.add(id(function))
         name = function.name.value
-        if function.decorators:
+        if not self._passes_values_through(function):
             trace.escapes.append(Escape(f"it is returned from `{name}`, whose decorators may change it", self.nodes.positions[statement]))
             return
         if any(self.nodes.within(n, function.body) for n in self.nodes.nodes_of(cst.Yield)):
