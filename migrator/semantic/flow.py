@@ -326,6 +326,8 @@ class ValueFlow:
         if scope is None or alias_assignment is None:
             return None
         reads = self.bindings.reads_of(alias_assignment)
+        if any(self.bindings.reaching(read) != [alias_assignment] for read in reads):
+            return None  # the name also holds other values: the part is read where it is bound
         for read in reads:
             reader = self.bindings.scopes.get(read)
             if reader is not scope and not (isinstance(reader, ComprehensionScope) and reader[result] == scope[result]):
