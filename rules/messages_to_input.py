@@ -43,6 +43,8 @@ assistant message with content parts. Another `messages` expression is passed th
 unchanged: it must hold only system / developer / user / assistant messages with string
 content, which is what the Responses API accepts (the type checker tells you if its declared
 type says otherwise); in a call that can use tools, one the tool cannot see into is reported.
+A list built by a function of the module (`messages=build_messages(q)`) or copied from a
+constant is checked like a history, and passed as it is.
 """
 
 from typing import List, Optional, Tuple, Union
@@ -50,7 +52,7 @@ from typing import List, Optional, Tuple, Union
 import libcst as cst
 
 from migrator.history import RULE as TOOL_RESULTS
-from migrator.history import TOOL_PARAMETERS, Items, followed_history, response_messages, spliced, tool_message
+from migrator.history import TOOL_PARAMETERS, Items, built_history, followed_history, response_messages, spliced, tool_message
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, NewArgument, Rewrite, Rule, UseRewrite
 from migrator.shapes import code_of, dict_entries, is_string_expression, literal_string, one_line, separator, string_like
@@ -119,9 +121,7 @@ def messages(name, value, site) -> Union[Rewrite, Block]:
     # ``value`` may be an updated copy; questions about the module go to the original node.
     original = site.argument(name).value
     if not isinstance(value, cst.List):
-        elsewhere = followed_history(original, site, _convert_message) if isinstance(original, cst.Name) else ()
-        if not isinstance(original, cst.Name) and any(site.has_argument(p) for p in TOOL_PARAMETERS):
-            elsewhere = _unseen(original)
+        elsewhere = _history_of(original, site)
         if isinstance(elsewhere, Block):
             return elsewhere
         return Rewrite((NewArgument("input", value),), elsewhere=elsewhere)
@@ -147,6 +147,19 @@ def messages(name, value, site) -> Union[Rewrite, Block]:
         else:
             converted.append(element.with_changes(value=message))
     return Rewrite((*arguments, NewArgument("input", value.with_changes(elements=converted))), elsewhere=elsewhere)
+
+
+def _history_of(messages: cst.BaseExpression, site) -> Union[Tuple[UseRewrite, ...], Block]:
+    """What a ``messages`` expression other than a list literal needs: a history held in a name,
+    or a list built by a function of the module or copied from a constant, is checked (and
+    rewritten where the tool can); another expression is passed through, except to a call that
+    can use tools."""
+    if isinstance(messages, cst.Name):
+        return followed_history(messages, site, _convert_message)
+    built = built_history(messages, site, _convert_message)
+    if built is not None:
+        return built
+    return _unseen(messages) if any(site.has_argument(p) for p in TOOL_PARAMETERS) else ()
 
 
 def _inline_history(messages: cst.List, site) -> Union[Tuple[UseRewrite, ...], Block]:
