@@ -1,7 +1,8 @@
 """
 ## What it does
-Turns `messages=` into `input=`, and a leading system or developer message with a literal
-string content into `instructions=`:
+Turns `messages=` into `input=`, and a leading system or developer message with a string
+content (a literal, or a name bound once to one, such as `SYSTEM_PROMPT: Final = "..."`) into
+`instructions=`:
 
 - a literal list whose only remaining message is a user message with string content becomes
   `input=<that content>`;
@@ -127,8 +128,8 @@ def messages(name, value, site) -> Union[Rewrite, Block]:
         return Rewrite((NewArgument("input", value),), elsewhere=elsewhere)
     elements = list(value.elements)
     arguments: List[NewArgument] = []
-    if len(elements) > 1 and _instructions(elements[0].value) is not None:
-        arguments.append(NewArgument("instructions", _instructions(elements[0].value)))
+    if len(elements) > 1 and isinstance(original, cst.List) and _is_instruction(original.elements[0].value, site):
+        arguments.append(NewArgument("instructions", _content(elements[0].value)))
         elements = elements[1:]
     if len(elements) == 1:
         text = _user_text(elements[0].value)
@@ -193,13 +194,21 @@ def _role(entries) -> Optional[str]:
     return literal_string(entries["role"].value) if "role" in entries else None
 
 
-def _instructions(message: cst.BaseExpression) -> Optional[cst.BaseExpression]:
-    """The content of a system / developer message with only a literal string content."""
+def _is_instruction(message: cst.BaseExpression, site) -> bool:
+    """Is ``message`` (an original node) a system / developer message whose content is a string:
+    a literal, or a name bound once to one (``SYSTEM_PROMPT: Final = "..."``)?"""
     entries = dict_entries(message)
     if entries is None or set(entries) != {"role", "content"} or _role(entries) not in INSTRUCTION_ROLES:
-        return None
+        return False
     content = entries["content"].value
-    return content if is_string_expression(content) else None
+    definition = site.analysis.definition(content) if isinstance(content, cst.Name) else None
+    return is_string_expression(definition.value if definition is not None else content)
+
+
+def _content(message: cst.BaseExpression) -> cst.BaseExpression:
+    entries = dict_entries(message)
+    assert entries is not None, "a message with instructions is a dict literal"
+    return entries["content"].value
 
 
 def _user_text(message: cst.BaseExpression) -> Optional[cst.BaseExpression]:
