@@ -27,8 +27,11 @@ from typing import Callable, Dict, List, Optional, Tuple, Union
 
 import libcst as cst
 
+from libcst.metadata import BaseAssignment
+
 from migrator.analysis import CallSite, ModuleAnalysis
 from migrator.semantic.flow import CALL, ResultUse
+from migrator.built_lists import built_list, held_list
 from migrator.rule import Block, UseRewrite
 from migrator.shapes import code_of, dict_entries, is_constant, lifted, literal_string, moved_out, one_line, string_like
 
@@ -232,6 +235,9 @@ class _Addition:
 
     node: cst.BaseExpression
     context: cst.CSTNode  # the ``append`` call, or the list element
+    # The name or function the message is written in, outside the history (a name holding it,
+    # a function returning the list, a constant the list copies), when other code may read it.
+    written_in: Optional[str] = None
 
 
 @dataclass
@@ -251,10 +257,35 @@ def followed_history(name: cst.Name, site: CallSite, convert: MessageConverter) 
     if history is None:
         if tool_context:
             return _blocked(
-                f"`{name.value}` is not a list literal assigned once in this module (a parameter, say), so the tool "
+                f"`{name.value}` is not built from list literals in this module (a parameter, say), so the tool "
                 "cannot see whether it holds tool calls or results, which the Responses API takes in another shape"
             )
+        receiving = _receiving_output(name, site)
+        if receiving is not None:
+            return _blocked(
+                f"`{name.value}` receives `{_code(receiving)}` on line {analysis.nodes.positions[receiving].start.line}, "
+                f"but is not built from list literals in this module, so the tool cannot see everything that reads it"
+            )
         return ()  # the caller's responsibility, as for any ``messages`` expression
+    return _converted_history(history, name.value, site, convert)
+
+
+def built_history(value: cst.BaseExpression, site: CallSite, convert: MessageConverter) -> Optional[Union[Tuple[UseRewrite, ...], Block]]:
+    """What ``messages=build_messages(q)`` (or ``list(DEFAULT_MESSAGES)``) needs, when ``value``
+    builds its list from list literals the tool sees; None when it does not."""
+    built = built_list(value, site.analysis)
+    if built is None:
+        return None
+    history = _History([], [site.call], [], [])
+    for literal in built.literals:
+        _add_elements(history, literal, site.analysis, written_in=built.source)
+    return _converted_history(history, _code(value), site, convert)
+
+
+def _converted_history(history: _History, shown: str, site: CallSite, convert: MessageConverter) -> Union[Tuple[UseRewrite, ...], Block]:
+    """The rewrites that make ``history`` (shown to the user as ``shown``) hold Responses input."""
+    analysis = site.analysis
+    tool_context = any(site.has_argument(p) for p in TOOL_PARAMETERS)
     responses = response_messages(analysis) if any(dict_entries(a.node) is None for a in history.additions) else {}
     rewrites: List[UseRewrite] = []
     unknown = list(history.unknown)
@@ -262,7 +293,7 @@ def followed_history(name: cst.Name, site: CallSite, convert: MessageConverter) 
         if addition.node in responses:
             producer, use = responses[addition.node]
             if producer.call not in history.feeders:
-                return _blocked(f"`{name.value}` receives the message of a response to a call that does not send `{name.value}`")
+                return _blocked(f"`{shown}` receives the message of a response to a call that does not send `{shown}`")
             if not _stored(producer):
                 return _blocked(
                     "the response is not stored (`store=`): a reasoning model's output items can then be sent back "
@@ -273,6 +304,11 @@ def followed_history(name: cst.Name, site: CallSite, convert: MessageConverter) 
         converted = convert(addition.node) if dict_entries(addition.node) is not None else None
         if isinstance(converted, Block):
             return converted
+        if converted is not None and converted is not addition.node and addition.written_in is not None:
+            return _blocked(
+                f"the message `{_code(addition.node)}` would change shape, but it is written in "
+                f"`{addition.written_in}`, which other code may read too"
+            )
         if isinstance(converted, Items):
             rewrites.append(_spliced(addition.context, lambda node: _items_of(node, convert)))
         elif converted is None:
@@ -282,18 +318,31 @@ def followed_history(name: cst.Name, site: CallSite, convert: MessageConverter) 
     if unknown and (rewrites or tool_context):
         line = analysis.nodes.positions[unknown[0]].start.line
         return _blocked(
-            f"`{name.value}` receives `{_code(unknown[0])}` on line {line}, which the tool cannot see into: "
+            f"`{shown}` receives `{_code(unknown[0])}` on line {line}, which the tool cannot see into: "
             "it may be a tool call or result, which the Responses API takes in another shape"
         )
     if rewrites and history.other_reads:
         read = history.other_reads[0]
         return _blocked(
-            f"`{name.value}` is also read by `{_code(_statement_code(read, analysis))}` on line "
+            f"`{shown}` is also read by `{_code(_statement_code(read, analysis))}` on line "
             f"{analysis.nodes.positions[read].start.line}, which would see Responses items instead of Chat messages"
         )
     if rewrites and not all(_is_migrated(call, analysis) for call in history.feeders):
-        return _blocked(f"`{name.value}` is also sent by a call the tool does not migrate")
+        return _blocked(f"`{shown}` is also sent by a call the tool does not migrate")
     return tuple(rewrites)
+
+
+def _receiving_output(name: cst.Name, site: CallSite) -> Optional[cst.CSTNode]:
+    """The message of a response of ``site`` that is added to the list ``name`` may hold, which
+    the Responses call would add as output items: only a history the tool sees whole may take them."""
+    analysis = site.analysis
+    held = set(analysis.bindings.value_sources(name))
+    for node, (producer, _) in response_messages(analysis).items():
+        container = container_of(node, analysis) if producer.call is site.call else None
+        receiver = container[1] if container is not None else None
+        if receiver is not None and held & set(analysis.bindings.value_sources(receiver)):
+            return node
+    return None
 
 
 def _stored(site: CallSite) -> bool:
@@ -316,51 +365,82 @@ def _message_of(node: cst.CSTNode, convert: MessageConverter) -> cst.CSTNode:
 
 
 def _follow(name: cst.Name, analysis: ModuleAnalysis) -> Optional[_History]:
-    """The list literal ``name`` is bound to (plus ``+=`` additions), and every read of it."""
-    bindings = analysis.bindings.value_sources(name)
-    definitions = [b for b in bindings if _bound_list(b.node, analysis) is not None]
-    if len(definitions) != 1:
-        return None
-    initial_list = _bound_list(definitions[0].node, analysis)
-    assert initial_list is not None
+    """Every list ``name`` may hold (one per binding: a history re-bound per conversation has
+    several), what is added to them, and every read of them; None when a binding or an addition
+    is not one the tool can see."""
+    bindings: List[BaseAssignment] = []
+    reads: List[cst.CSTNode] = []
+    pending = [name]
+    while pending:  # the bindings that reach the reads the bindings found so far reach
+        read = pending.pop()
+        reads.append(read)
+        for binding in analysis.bindings.value_sources(read):
+            if binding not in bindings:
+                bindings.append(binding)
+                pending.extend(r for r in analysis.bindings.reads_of(binding) if r not in reads and r not in pending)
     history = _History([], [], [], [])
+    additions = set()
     for binding in bindings:
         statement = analysis.nodes.parents.get(binding.node)
-        if binding in definitions:
-            _add_elements(history, initial_list)
-        elif isinstance(statement, cst.AugAssign) and isinstance(statement.operator, cst.AddAssign):
-            _add_elements(history, statement.value)
-        else:
+        if isinstance(statement, cst.AugAssign) and isinstance(statement.operator, cst.AddAssign):
+            additions.add(binding.node)
+            _add_elements(history, statement.value, analysis)
+            continue
+        value = _bound_value(binding.node, analysis)
+        if value is None:
             return None
-    additions = {binding.node for binding in bindings if binding not in definitions}
-    reads = [read for binding in bindings for read in analysis.bindings.reads_of(binding) if read not in additions]
-    for read in sorted(set(reads), key=reads.index):
-        if not set(analysis.bindings.value_sources(read)) <= set(bindings):
-            return None  # the name may hold another list there
+        if isinstance(value, cst.List):
+            _add_elements(history, value, analysis)
+            continue
+        built = built_list(value, analysis)
+        if built is None:
+            return None
+        for literal in built.literals:
+            _add_elements(history, literal, analysis, written_in=built.source)
+    for read in sorted(set(reads) - additions, key=lambda read: _place(read, analysis)):
         _add_read(history, read, analysis)
     return history
 
 
-def _bound_list(target: cst.CSTNode, analysis: ModuleAnalysis) -> Optional[cst.List]:
-    """The list literal of ``target = [...]`` (or ``target: T = [...]``)."""
+def _bound_value(target: cst.CSTNode, analysis: ModuleAnalysis) -> Optional[cst.BaseExpression]:
+    """The value of ``target = value`` (or ``target: T = value``)."""
     parent = analysis.nodes.parents.get(target)
     statement = analysis.nodes.parents.get(parent) if isinstance(parent, cst.AssignTarget) else parent
-    if isinstance(statement, cst.Assign) and len(statement.targets) == 1 and isinstance(statement.value, cst.List):
+    if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
         return statement.value
-    if isinstance(statement, cst.AnnAssign) and statement.target is target and isinstance(statement.value, cst.List):
+    if isinstance(statement, cst.AnnAssign) and statement.target is target:
         return statement.value
     return None
 
 
-def _add_elements(history: _History, value: cst.BaseExpression) -> None:
+def _place(node: cst.CSTNode, analysis: ModuleAnalysis) -> Tuple[int, int]:
+    start = analysis.nodes.positions[node].start
+    return start.line, start.column
+
+
+def _add_elements(history: _History, value: cst.BaseExpression, analysis: ModuleAnalysis, written_in: Optional[str] = None) -> None:
+    """The elements of the list literal ``value`` (written in ``written_in`` when that is not
+    the history), and of the lists it unpacks that the tool can see (``[*DEFAULT_MESSAGES, ...]``)."""
     if not isinstance(value, cst.List):
         history.unknown.append(value)
         return
     for element in value.elements:
-        if isinstance(element, cst.StarredElement):
+        if not isinstance(element, cst.StarredElement):
+            _add_message(history, element.value, element, analysis, written_in)
+            continue
+        unpacked = held_list(element.value, analysis) if isinstance(element.value, cst.Name) else None
+        if unpacked is None:
             history.unknown.append(element.value)
         else:
-            history.additions.append(_Addition(element.value, element))
+            _add_elements(history, unpacked.literals[0], analysis, written_in=unpacked.source)
+
+
+def _add_message(history: _History, message: cst.BaseExpression, context: cst.CSTNode, analysis: ModuleAnalysis, written_in: Optional[str]) -> None:
+    """One message added at ``context``; a name holding a dict literal (``SYSTEM``) stands for it."""
+    definition = analysis.bindings.definition(message) if isinstance(message, cst.Name) else None
+    if definition is not None and isinstance(definition.value, cst.Dict):
+        message, written_in = definition.value, message.value
+    history.additions.append(_Addition(message, context, written_in))
 
 
 def _add_read(history: _History, read: cst.CSTNode, analysis: ModuleAnalysis) -> None:
@@ -372,9 +452,9 @@ def _add_read(history: _History, read: cst.CSTNode, analysis: ModuleAnalysis) ->
     method = parent.attr.value if isinstance(parent, cst.Attribute) and parent.value is read else None
     call = analysis.nodes.parents.get(parent) if method else None
     if method == "append" and _is_method_call(call, "append", analysis) and len(call.args) == 1 and call.args[0].keyword is None:
-        history.additions.append(_Addition(call.args[0].value, call))
+        _add_message(history, call.args[0].value, call, analysis, written_in=None)
     elif method == "extend" and _is_method_call(call, "extend", analysis) and len(call.args) == 1 and call.args[0].keyword is None:
-        _add_elements(history, call.args[0].value)
+        _add_elements(history, call.args[0].value, analysis)
     else:
         history.other_reads.append(read)
 

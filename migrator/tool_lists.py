@@ -16,6 +16,7 @@ import libcst as cst
 
 from migrator.analysis import CallSite, ModuleAnalysis
 from migrator.semantic.bindings import Definition
+from migrator.built_lists import returned_list
 from migrator.function_calling import flat_legacy_function, flat_tool
 from migrator.rule import Block, Import, UseRewrite
 from migrator.shapes import code_of, one_line
@@ -51,20 +52,51 @@ def flat_tool_list(
             return elsewhere
         assert isinstance(value, cst.List)
         return _flat_list(kind, value), elsewhere
+    if isinstance(original, cst.Call):
+        unseen = Block(f"`{kind.keyword}={_code(original)}` is built by code the tool cannot see into")
+        return _returned_tools(kind, original, value, site, unseen)
     if not isinstance(original, (cst.Name, cst.Attribute)):
         return Block(f"`{kind.keyword}={_code(original)}` is built by code the tool cannot see into")
     definition = _definition(original, site)
     if isinstance(definition, Block):
         return definition
-    if not isinstance(definition.value, cst.List):
-        return Block(f"`{_code(original)}` holds `{_code(definition.value)}`, which the tool cannot see into")
     line = _line_of_other_use(kind, definition.reads, site)
     if line is not None:
         return Block(f"`{_code(original)}` is also used on line {line} by code the tool does not migrate")
-    elsewhere = _entries_elsewhere(kind, definition.value, site)
-    if isinstance(elsewhere, Block):
-        return elsewhere
-    return value, (UseRewrite(target=definition.value, build=lambda node: _flat_list(kind, node)), *elsewhere)
+    unseen = Block(f"`{_code(original)}` holds `{_code(definition.value)}`, which the tool cannot see into")
+    if isinstance(definition.value, cst.Call):
+        return _returned_tools(kind, definition.value, value, site, unseen)
+    if not isinstance(definition.value, cst.List):
+        return unseen
+    return _rewritten_where_written(kind, (definition.value,), value, site)
+
+
+def _returned_tools(
+    kind: ToolList, call: cst.Call, value: cst.BaseExpression, site: CallSite, unseen: Block
+) -> Union[Tuple[cst.BaseExpression, Tuple[UseRewrite, ...]], Block]:
+    """``tools=get_tools()`` (maybe through a name): the lists the function returns are
+    rewritten where they are written, when every call of it gives the tools of a migrated call;
+    ``unseen`` when the call is not one of a function returning list literals."""
+    returned = returned_list(call, site.analysis)
+    if returned is None:
+        return unseen
+    line = _line_of_other_use(kind, list(returned.reads), site)
+    if line is not None:
+        return Block(f"`{returned.source}` is also called on line {line} by code the tool does not migrate")
+    return _rewritten_where_written(kind, returned.literals, value, site)
+
+
+def _rewritten_where_written(
+    kind: ToolList, lists: Tuple[cst.List, ...], value: cst.BaseExpression, site: CallSite
+) -> Union[Tuple[cst.BaseExpression, Tuple[UseRewrite, ...]], Block]:
+    """``value`` unchanged, and the rewrites of the list literals it reads, checked entry by entry."""
+    rewrites: List[UseRewrite] = []
+    for tools in lists:
+        elsewhere = _entries_elsewhere(kind, tools, site)
+        if isinstance(elsewhere, Block):
+            return elsewhere
+        rewrites.extend((UseRewrite(target=tools, build=lambda node: _flat_list(kind, node)), *elsewhere))
+    return value, tuple(rewrites)
 
 
 def _flat_list(kind: ToolList, tools: cst.CSTNode) -> cst.List:
@@ -181,17 +213,19 @@ def _line_of_other_use(kind: ToolList, reads: List[cst.CSTNode], site: CallSite)
 
 def _feeds_migrated_calls(kind: ToolList, read: cst.CSTNode, site: CallSite, calls: Set[cst.Call], seen: Set[int]) -> bool:
     """Is ``read`` the ``kind`` argument of one of ``calls``, or an entry of a list that is one
-    (inline, or held in a name read only that way)?"""
+    (inline, or held in a name read only that way), or the value of a name read only that way?"""
     analysis = site.analysis
     parent = analysis.nodes.parents.get(read)
     if isinstance(parent, cst.Arg):
         return parent.keyword is not None and parent.keyword.value == kind.keyword and analysis.nodes.parents.get(parent) in calls
-    if not isinstance(parent, cst.Element):
+    holder: Optional[cst.CSTNode] = parent  # ``tools = get_tools()``: the name's reads are what it feeds
+    if isinstance(parent, cst.Element):
+        entries = analysis.nodes.parents.get(parent)
+        holder = analysis.nodes.parents.get(entries)
+        if isinstance(holder, cst.Arg):
+            return _feeds_migrated_calls(kind, entries, site, calls, seen)
+    elif not (isinstance(parent, (cst.Assign, cst.AnnAssign)) and parent.value is read):
         return False
-    entries = analysis.nodes.parents.get(parent)
-    holder = analysis.nodes.parents.get(entries)
-    if isinstance(holder, cst.Arg):
-        return _feeds_migrated_calls(kind, entries, site, calls, seen)
     target = _assigned_name(holder)
     if target is None or id(target) in seen or isinstance(analysis.nodes.enclosing(holder, (cst.FunctionDef, cst.ClassDef)), cst.ClassDef):
         return False  # a class attribute is also read as ``self.NAME``: not followed from here

@@ -1,7 +1,8 @@
 """
 ## What it does
-Turns `messages=` into `input=`, and a leading system or developer message with a literal
-string content into `instructions=`:
+Turns `messages=` into `input=`, and a leading system or developer message with a string
+content (a literal, or a name bound once to one, such as `SYSTEM_PROMPT: Final = "..."`) into
+`instructions=`:
 
 - a literal list whose only remaining message is a user message with string content becomes
   `input=<that content>`;
@@ -43,6 +44,8 @@ assistant message with content parts. Another `messages` expression is passed th
 unchanged: it must hold only system / developer / user / assistant messages with string
 content, which is what the Responses API accepts (the type checker tells you if its declared
 type says otherwise); in a call that can use tools, one the tool cannot see into is reported.
+A list built by a function of the module (`messages=build_messages(q)`) or copied from a
+constant is checked like a history, and passed as it is.
 """
 
 from typing import List, Optional, Tuple, Union
@@ -50,7 +53,7 @@ from typing import List, Optional, Tuple, Union
 import libcst as cst
 
 from migrator.history import RULE as TOOL_RESULTS
-from migrator.history import TOOL_PARAMETERS, Items, followed_history, response_messages, spliced, tool_message
+from migrator.history import TOOL_PARAMETERS, Items, built_history, followed_history, response_messages, spliced, tool_message
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, NewArgument, Rewrite, Rule, UseRewrite
 from migrator.shapes import code_of, dict_entries, is_string_expression, literal_string, one_line, separator, string_like
@@ -119,16 +122,14 @@ def messages(name, value, site) -> Union[Rewrite, Block]:
     # ``value`` may be an updated copy; questions about the module go to the original node.
     original = site.argument(name).value
     if not isinstance(value, cst.List):
-        elsewhere = followed_history(original, site, _convert_message) if isinstance(original, cst.Name) else ()
-        if not isinstance(original, cst.Name) and any(site.has_argument(p) for p in TOOL_PARAMETERS):
-            elsewhere = _unseen(original)
+        elsewhere = _history_of(original, site)
         if isinstance(elsewhere, Block):
             return elsewhere
         return Rewrite((NewArgument("input", value),), elsewhere=elsewhere)
     elements = list(value.elements)
     arguments: List[NewArgument] = []
-    if len(elements) > 1 and _instructions(elements[0].value) is not None:
-        arguments.append(NewArgument("instructions", _instructions(elements[0].value)))
+    if len(elements) > 1 and isinstance(original, cst.List) and _is_instruction(original.elements[0].value, site):
+        arguments.append(NewArgument("instructions", _content(elements[0].value)))
         elements = elements[1:]
     if len(elements) == 1:
         text = _user_text(elements[0].value)
@@ -147,6 +148,19 @@ def messages(name, value, site) -> Union[Rewrite, Block]:
         else:
             converted.append(element.with_changes(value=message))
     return Rewrite((*arguments, NewArgument("input", value.with_changes(elements=converted))), elsewhere=elsewhere)
+
+
+def _history_of(messages: cst.BaseExpression, site) -> Union[Tuple[UseRewrite, ...], Block]:
+    """What a ``messages`` expression other than a list literal needs: a history held in a name,
+    or a list built by a function of the module or copied from a constant, is checked (and
+    rewritten where the tool can); another expression is passed through, except to a call that
+    can use tools."""
+    if isinstance(messages, cst.Name):
+        return followed_history(messages, site, _convert_message)
+    built = built_history(messages, site, _convert_message)
+    if built is not None:
+        return built
+    return _unseen(messages) if any(site.has_argument(p) for p in TOOL_PARAMETERS) else ()
 
 
 def _inline_history(messages: cst.List, site) -> Union[Tuple[UseRewrite, ...], Block]:
@@ -180,13 +194,21 @@ def _role(entries) -> Optional[str]:
     return literal_string(entries["role"].value) if "role" in entries else None
 
 
-def _instructions(message: cst.BaseExpression) -> Optional[cst.BaseExpression]:
-    """The content of a system / developer message with only a literal string content."""
+def _is_instruction(message: cst.BaseExpression, site) -> bool:
+    """Is ``message`` (an original node) a system / developer message whose content is a string:
+    a literal, or a name bound once to one (``SYSTEM_PROMPT: Final = "..."``)?"""
     entries = dict_entries(message)
     if entries is None or set(entries) != {"role", "content"} or _role(entries) not in INSTRUCTION_ROLES:
-        return None
+        return False
     content = entries["content"].value
-    return content if is_string_expression(content) else None
+    definition = site.analysis.bindings.definition(content) if isinstance(content, cst.Name) else None
+    return is_string_expression(definition.value if definition is not None else content)
+
+
+def _content(message: cst.BaseExpression) -> cst.BaseExpression:
+    entries = dict_entries(message)
+    assert entries is not None, "a message with instructions is a dict literal"
+    return entries["content"].value
 
 
 def _user_text(message: cst.BaseExpression) -> Optional[cst.BaseExpression]:

@@ -33,10 +33,13 @@ resp = client.responses.create(model="gpt-4o", input=msgs, tools=TOOLS)
 
 ## Fix safety
 Safe. A definition held in a name is rewritten only when every read of that name is a
-`tools=` argument of a call the tool migrates (or an entry of such a tool list); all those calls
+`tools=` argument of a call the tool migrates (or an entry of such a tool list); a list returned
+by a function of the module (`def get_tools(): return [...]`, sent as `tools=get_tools()` or
+through a name) is rewritten in the function when every call of it is; all those calls
 migrate together or none does. The call is reported, not rewritten, when a tool list or a tool
-is built by code the tool cannot see into (a function call, a comprehension, a parameter, a
-name assigned more than once or defined in another module), when a definition is also read by
+is built by code the tool cannot see into (a function that returns anything but list literals,
+a comprehension, a parameter, a name assigned more than once or defined in another module),
+when a definition or such a function is also read by
 other code, when a tool is not a function tool (custom tools), when a function has keys the
 Responses tool does not take or no `parameters` (Chat reads a missing schema as "no
 parameters", the Responses API requires one), or when flattening would lose a comment.

@@ -33,13 +33,18 @@ for call in [item for item in resp.output if item.type == "function_call"]:
 ```
 
 ## Fix safety
-Safe. A history kept in a variable is rewritten only when the tool sees all of it: the variable
-is bound once, to a list literal, in this module; everything added to it is a dict literal or
+Safe. A history kept in a variable is rewritten only when the tool sees all of it: every list
+the variable may hold is built in this module (a list literal, maybe bound again for each
+conversation, a list a function of the module returns, or a copy of a constant:
+`list(DEFAULT_MESSAGES)`); everything added to it is a dict literal (maybe held in a name) or
 the message of a response to a call that sends this same history; and nothing else reads it
 (`len(messages)` would count items, a loop over it would meet items instead of message dicts).
-All the calls that send it migrate together or none does. Otherwise the call is reported,
-as it is when, in a call that can use tools, the history comes from a parameter or another
-module, or receives something the tool cannot see into (a message built by a helper function).
+All the calls that send it migrate together or none does. Messages written outside the history
+(in a function returning it, a constant it copies, a name) are not rewritten, since other code
+may read them. Otherwise the call is reported, as it is when, in a call that can use tools, the
+history comes from a parameter or another module, or receives something the tool cannot see
+into (a message built by a helper function), and when a response's message is added to a list
+the tool cannot see whole (`messages = DEFAULT_MESSAGES` shares the constant).
 Legacy `function` messages carry no call id to pair them with their call, an assistant
 message with both text and tool calls is not split, and the output of a response that is not
 stored (`store=False`) is not sent back (a reasoning model's reasoning items could not be, unless
