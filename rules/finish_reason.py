@@ -40,7 +40,7 @@ import libcst as cst
 
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rule
-from migrator.function_calling import HAS_FUNCTION_CALL, replaced
+from migrator.rules._function_calling import HAS_FUNCTION_CALL, replaced
 from migrator.shapes import literal_string, needs_parentheses
 
 FINISH_REASON = ("choices", 0, "finish_reason")

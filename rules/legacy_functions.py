@@ -44,7 +44,7 @@ import libcst as cst
 
 from migrator.analysis import CallSite
 from migrator.semantic.flow import ResultUse
-from migrator.function_calling import (
+from migrator.rules._function_calling import (
     FUNCTION_CALLS,
     presence_test,
     replaced,
@@ -53,7 +53,7 @@ from migrator.function_calling import (
 )
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, NewArgument, Rewrite, Rule, UseRewrite
-from migrator.tool_lists import FUNCTIONS, flat_tool_list
+from migrator.rules._tool_lists import FUNCTIONS, flat_tool_list
 
 FUNCTION_CALL = ("choices", 0, "message", "function_call")
 FIELDS = frozenset({"name", "arguments"})

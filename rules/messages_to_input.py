@@ -52,8 +52,8 @@ from typing import List, Optional, Tuple, Union
 
 import libcst as cst
 
-from migrator.history import RULE as TOOL_RESULTS
-from migrator.history import TOOL_PARAMETERS, Items, built_history, followed_history, response_messages, spliced, tool_message
+from migrator.rules._history import RULE as TOOL_RESULTS
+from migrator.rules._history import TOOL_PARAMETERS, Items, built_history, followed_history, response_messages, spliced, tool_message
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, NewArgument, Rewrite, Rule, UseRewrite
 from migrator.shapes import code_of, dict_entries, is_string_expression, literal_string, one_line, separator, string_like

@@ -38,7 +38,7 @@ where the same response may hold tool calls; and `created_at` is a float, hence 
 import libcst as cst
 
 from migrator.semantic.flow import CALL
-from migrator.function_calling import content_may_be_none
+from migrator.rules._function_calling import content_may_be_none
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rule
 from migrator.shapes import USAGE_FIELDS

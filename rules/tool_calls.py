@@ -47,7 +47,7 @@ import libcst as cst
 
 from migrator.analysis import CallSite
 from migrator.semantic.flow import ResultUse
-from migrator.function_calling import FUNCTION_CALLS, presence_test, replaced, used_in
+from migrator.rules._function_calling import FUNCTION_CALLS, presence_test, replaced, used_in
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rule, UseRewrite
 

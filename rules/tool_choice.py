@@ -28,7 +28,7 @@ from typing import Union
 import libcst as cst
 
 from migrator.analysis import CallSite
-from migrator.function_calling import flat_tool_choice
+from migrator.rules._function_calling import flat_tool_choice
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, NewArgument, Rewrite, Rule
 

@@ -50,7 +50,7 @@ from typing import Union
 import libcst as cst
 
 from migrator.analysis import CallSite
-from migrator.tool_lists import TOOLS, flat_tool_list
+from migrator.rules._tool_lists import TOOLS, flat_tool_list
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, NewArgument, Rewrite, Rule
 

@@ -59,7 +59,7 @@ import libcst as cst
 
 from migrator.analysis import CallSite
 from migrator.semantic.flow import ResultUse
-from migrator.history import DUMPED_MESSAGE, RESPONSE_MESSAGE, container_of, output_rewrite
+from migrator.rules._history import DUMPED_MESSAGE, RESPONSE_MESSAGE, container_of, output_rewrite
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rule, UseRewrite
 

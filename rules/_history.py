@@ -31,7 +31,7 @@ from libcst.metadata import BaseAssignment
 
 from migrator.analysis import CallSite, ModuleAnalysis
 from migrator.semantic.flow import CALL, ResultUse
-from migrator.built_lists import built_list, held_list
+from migrator.rules._built_lists import built_list, held_list
 from migrator.rule import Block, UseRewrite
 from migrator.shapes import code_of, dict_entries, is_constant, lifted, literal_string, moved_out, one_line, string_like
 

@@ -16,8 +16,8 @@ import libcst as cst
 
 from migrator.analysis import CallSite, ModuleAnalysis
 from migrator.semantic.bindings import Definition
-from migrator.built_lists import returned_list
-from migrator.function_calling import flat_legacy_function, flat_tool
+from migrator.rules._built_lists import returned_list
+from migrator.rules._function_calling import flat_legacy_function, flat_tool
 from migrator.rule import Block, Import, UseRewrite
 from migrator.shapes import code_of, one_line
 
