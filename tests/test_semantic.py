@@ -1,4 +1,4 @@
-"""Reaching definitions: each case marks reads with ``# NAME <- LINES``, the lines of the
+"""The semantic model. Reaching definitions: each case marks reads with ``# NAME <- LINES``, the lines of the
 bindings of NAME that may hold when that line's read of NAME runs (none: unreachable)."""
 
 import re
@@ -251,3 +251,40 @@ def _names(module):
         if isinstance(node, cst.Name):
             yield node
         stack.extend(node.children)
+
+
+def _analysis(source):
+    from migrator.analysis import ModuleAnalysis
+
+    return ModuleAnalysis(cst.parse_module(textwrap.dedent(source).lstrip("\n")))
+
+
+def _read_on_line(analysis, name, line):
+    return next(
+        node for node in analysis.nodes.nodes_of(cst.Name)
+        if node.value == name and analysis.nodes.positions[node].start.line == line and analysis.bindings.reaching(node)
+    )
+
+
+def test_a_definition_is_a_binding_whose_reads_see_it_alone():
+    analysis = _analysis("""
+        params = {"model": "a"}
+        send(**params)
+        params = {"model": "b"}
+        if c:
+            params = {"model": "c"}
+        send(**params)
+    """)
+    first = analysis.bindings.definition(_read_on_line(analysis, "params", 2))
+    assert first is not None and analysis.nodes.positions[first.statement].start.line == 1
+    assert analysis.bindings.definition(_read_on_line(analysis, "params", 6)) is None  # two may reach it
+
+
+def test_value_sources_follow_augmented_assignments():
+    analysis = _analysis("""
+        history = [{"role": "system"}]
+        history += [{"role": "user"}]
+        send(history)
+    """)
+    sources = analysis.bindings.value_sources(_read_on_line(analysis, "history", 3))
+    assert sorted(analysis.nodes.positions[b.node].start.line for b in sources) == [1, 2]
