@@ -57,12 +57,9 @@ def flat_tool_list(
         return _returned_tools(kind, original, value, site, unseen)
     if not isinstance(original, (cst.Name, cst.Attribute)):
         return Block(f"`{kind.keyword}={_code(original)}` is built by code the tool cannot see into")
-    definition = _definition(original, site)
+    definition = _read_only_here(kind, original, site)
     if isinstance(definition, Block):
         return definition
-    line = _line_of_other_use(kind, definition.reads, site)
-    if line is not None:
-        return Block(f"`{_code(original)}` is also used on line {line} by code the tool does not migrate")
     unseen = Block(f"`{_code(original)}` holds `{_code(definition.value)}`, which the tool cannot see into")
     if isinstance(definition.value, cst.Call):
         return _returned_tools(kind, definition.value, value, site, unseen)
@@ -139,12 +136,9 @@ def _entry_elsewhere(kind: ToolList, entry: cst.BaseExpression, site: CallSite) 
         return (_helper_rename(helper.func),)
     if not isinstance(entry, (cst.Name, cst.Attribute)):
         return Block(f"the `{kind.keyword}` entry `{_code(entry)}` is built by code the tool cannot see into")
-    definition = _definition(entry, site)
+    definition = _read_only_here(kind, entry, site)
     if isinstance(definition, Block):
         return definition
-    line = _line_of_other_use(kind, definition.reads, site)
-    if line is not None:
-        return Block(f"`{_code(entry)}` is also used on line {line} by code the tool does not migrate")
     helper = _helper_call(definition.value, site) if kind.helpers else None
     if helper is not None:
         return (_helper_rename(helper.func),)
@@ -199,6 +193,17 @@ def _why_unknown(node: cst.BaseExpression, analysis: ModuleAnalysis) -> str:
     if len(bindings) > 1:
         return "is assigned more than once"
     return "is not bound once to a literal in this module"
+
+
+def _read_only_here(kind: ToolList, name: cst.BaseExpression, site: CallSite) -> Union[Definition, Block]:
+    """The definition of ``name``, when nothing the tool does not migrate reads it too."""
+    definition = _definition(name, site)
+    if isinstance(definition, Block):
+        return definition
+    line = _line_of_other_use(kind, definition.reads, site)
+    if line is not None:
+        return Block(f"`{_code(name)}` is also used on line {line} by code the tool does not migrate")
+    return definition
 
 
 def _line_of_other_use(kind: ToolList, reads: List[cst.CSTNode], site: CallSite) -> Optional[int]:

@@ -53,22 +53,26 @@ def _rule_module(hook: str) -> str:
     ).format(hook=hook)
 
 
-def test_two_rules_owning_one_parameter_do_not_load(rules_package):
-    package = rules_package(
-        first='@RULE.parameter("max_tokens")',
-        second='@RULE.parameter("temperature", "max_tokens")',
-    )
-    with pytest.raises(RuleConflict, match="rules `first` and `second` both have a hook for the parameter `max_tokens`"):
-        load_rules(package)
-
-
-def test_two_rules_migrating_one_kind_of_call_do_not_load(rules_package):
-    package = rules_package(
-        first='@RULE.call("chat.completions.create")',
-        second='@RULE.call("chat.completions.create")',
-    )
-    with pytest.raises(RuleConflict, match="rules `first` and `second` both have a hook for `chat.completions.create` calls"):
-        load_rules(package)
+@pytest.mark.parametrize(
+    "first, second, message",
+    [
+        pytest.param(
+            '@RULE.parameter("max_tokens")',
+            '@RULE.parameter("temperature", "max_tokens")',
+            "rules `first` and `second` both have a hook for the parameter `max_tokens`",
+            id="one_parameter",
+        ),
+        pytest.param(
+            '@RULE.call("chat.completions.create")',
+            '@RULE.call("chat.completions.create")',
+            "rules `first` and `second` both have a hook for `chat.completions.create` calls",
+            id="one_kind_of_call",
+        ),
+    ],
+)
+def test_two_rules_claiming_one_hook_do_not_load(rules_package, first, second, message):
+    with pytest.raises(RuleConflict, match=message):
+        load_rules(rules_package(first=first, second=second))
 
 
 def test_one_rule_owning_a_parameter_twice_does_not_load(rules_package):
