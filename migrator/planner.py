@@ -332,7 +332,7 @@ def _plan_uses(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnalysis)
         if outcome is None:
             plan.blockers.append(Blocker(UNTRACED_RESULT, _escape_of(use).reason, use.position))
         elif isinstance(outcome[1], Block):
-            plan.blockers.append(Blocker(outcome[1].rule or outcome[0], outcome[1].reason, use.position))
+            plan.blockers.append(Blocker(outcome[1].rule or outcome[0], outcome[1].reason, use.position, outcome[1].unsafe))
         else:
             rule_id, rewrite = outcome
             plan.use_rewrites.extend((rule_id, each) for each in (rewrite, *rewrite.more))

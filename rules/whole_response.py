@@ -1,0 +1,126 @@
+"""
+## What it does
+Reports a response shown whole, printed, logged or put in an f-string, as itself or serialised
+(`model_dump()`, `model_dump_json()`, `to_json()`, `to_dict()`), its `usage` too; with
+`--unsafe-fixes` the call migrates and the line shows the Response instead.
+
+## Why
+A `Response` has other fields than a `ChatCompletion` (`output`, not `choices`; `input_tokens`,
+not `prompt_tokens`), so what such a line shows changes. Nothing reads what it shows but a
+person, so the program otherwise behaves the same; the tool cannot know whether that person,
+or a test comparing logs, relies on the old text.
+
+## Example
+```python
+completion = client.chat.completions.create(model="gpt-4o-mini", messages=msgs)
+print(completion)
+print(completion.choices[0].message.content)
+```
+
+## Use instead
+```python
+# migrator: `completion` now shows the fields of a Response
+completion = client.responses.create(model="gpt-4o-mini", input=msgs)
+print(completion)
+print(completion.output_text)
+```
+
+## Fix safety
+Unsafe: applied only with `--unsafe-fixes`, because the text shown changes; the fix leaves a
+`# migrator:` comment above the call. A serialised response that goes anywhere but to the
+screen or a log (a dict kept, a file written, JSON returned) is only reported: code may read
+its keys.
+"""
+
+from typing import Optional, Union
+
+import libcst as cst
+
+from migrator.analysis import CallSite
+from migrator.model import FixSafety
+from migrator.rule import Block, Example, Rewrite, Rule
+from migrator.semantic.flow import CALL, ResultUse
+from migrator.shapes import one_line
+
+SERIALISERS = frozenset({"model_dump", "model_dump_json", "to_json", "to_dict"})
+LOGGING_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
+
+RULE = Rule(
+    title="A response printed or logged whole",
+    safety=FixSafety.UNSAFE,
+    needs=("completions",),
+    examples=[
+        Example(
+            before=(
+                "import openai\n"
+                'completion = openai.chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": "Hi"}])\n'
+                "print(completion)\n"
+            ),
+            finding="a Response has other fields",
+        ),
+        Example(
+            before=(
+                "import logging\n"
+                "import openai\n"
+                'completion = openai.chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": "Hi"}])\n'
+                'logging.debug("answer: %s", completion.model_dump_json())\n'
+                "print(completion.choices[0].message.content)\n"
+            ),
+            after=(
+                "import logging\n"
+                "import openai\n"
+                "# migrator: `completion.model_dump_json()` now shows the fields of a Response\n"
+                'completion = openai.responses.create(model="gpt-4o-mini", input="Hi")\n'
+                'logging.debug("answer: %s", completion.model_dump_json())\n'
+                "print(completion.output_text)\n"
+            ),
+            options=("unsafe_fixes",),
+        ),
+    ],
+)
+
+
+@RULE.result_use
+def shown_whole(use: ResultUse, site: CallSite) -> Union[Block, None]:
+    path = use.path[1:] if use.path[:1] == ("usage",) else use.path
+    if path and not (len(path) == 2 and path[0] in SERIALISERS and path[1] == CALL):
+        return None
+    if not _is_shown(use.outer, site):
+        return None
+    code = one_line(use.code)
+    reason = f"`{code}` shows the response's fields as they are, and a Response has other fields"
+    return Block(reason, unsafe=Rewrite(note=f"`{code}` now shows the fields of a Response"))
+
+
+def _is_shown(node: cst.CSTNode, site: CallSite) -> bool:
+    """Is ``node`` an argument of ``print`` or of a ``logging`` call, or a field of an f-string?"""
+    parents = site.analysis.nodes.parents
+    parent = parents.get(node)
+    if isinstance(parent, cst.FormattedStringExpression):
+        return True
+    call = parents.get(parent) if isinstance(parent, cst.Arg) and not parent.star else None
+    if not isinstance(call, cst.Call):
+        return False
+    return _is_print(call.func, site) or _is_logging(call.func, site)
+
+
+def _is_print(func: cst.BaseExpression, site: CallSite) -> bool:
+    bindings = site.analysis.bindings
+    return isinstance(func, cst.Name) and func.value == "print" and not any(
+        getattr(binding, "node", None) is not None for binding in bindings.reaching(func)
+    )
+
+
+def _is_logging(func: cst.BaseExpression, site: CallSite) -> bool:
+    """``logging.info(...)``, or ``logger.info(...)`` on what ``logging.getLogger(...)`` returns."""
+    if not (isinstance(func, cst.Attribute) and func.attr.value in LOGGING_METHODS):
+        return False
+    analysis = site.analysis
+    if "logging" in analysis.imports.imported_as(func.value):
+        return True
+    values = analysis.bindings.bound_values(func.value)
+    return bool(values) and all(_is_get_logger(value, site) for value in values)
+
+
+def _is_get_logger(value: Optional[cst.CSTNode], site: CallSite) -> bool:
+    return isinstance(value, cst.Call) and "logging.getLogger" in site.analysis.imports.qualified(value.func, imported_only=True)
