@@ -19,7 +19,7 @@ TABLE_START = "<!-- rules-table:start -->\n"
 TABLE_END = "<!-- rules-table:end -->"
 FRESH_MACHINE_COMMANDS = [
     "pip install . && migrator diff examples/quickstart.py",
-    "pip install '.[test]' && python -m pytest",
+    "pip install '.[test]' && python -m pytest -n auto",
 ]
 
 
