@@ -13,8 +13,8 @@ Migrates `create(..., stream=True)` together with the loop that reads the stream
 | `chunk.usage.prompt_tokens`, `.completion_tokens`, ... | `event.response.usage.input_tokens`, `.output_tokens`, ... (also on a stored `usage` after the loop) |
 | `if chunk.choices[0].finish_reason == "length":` | `if event.type == "response.incomplete" and event.response.incomplete_details is not None and event.response.incomplete_details.reason == "max_output_tokens":` |
 | `== "content_filter"` / `== "stop"` / a truthy `finish_reason` | the same with `"content_filter"` / `event.type == "response.completed"` / either final event |
-| `if chunk.choices:` around statements that read the text | `if event.type == "response.output_text.delta":` |
-| `delta = chunk.choices[0].delta`, `choice = chunk.choices[0]`, `if not chunk.choices: continue` | removed (reads through `delta` / `choice` are renamed) |
+| `if chunk.choices:` (or `len(chunk.choices) > 0`) around statements that read the text | `if event.type == "response.output_text.delta":` |
+| `delta = chunk.choices[0].delta`, `choice = chunk.choices[0]`, `if not chunk.choices: continue` (or `len(chunk.choices) == 0`) | removed (reads through `delta` / `choice` are renamed) |
 
 Consecutive statements that read the text go under one text-event test; the loop variable
 becomes `event` unless that name is taken. `stream_options={"include_usage": True}` is dropped:
