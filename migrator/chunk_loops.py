@@ -30,7 +30,7 @@ import libcst as cst
 from migrator.analysis import CallSite, ModuleAnalysis
 from migrator.semantic.flow import ResultUse
 from migrator.rule import Block, UseRewrite
-from migrator.shapes import USAGE_FIELDS, code_of, dict_entries, is_constant, is_name, literal_string, one_line
+from migrator.shapes import USAGE_FIELDS, code_of, dict_entries, is_constant, is_name, literal_string, one_line, walk
 from migrator.streaming import (
     MAYBE_NONE,
     STRING,
@@ -281,7 +281,7 @@ class ChunkLoop:
         problem = self._check_shape()
         if problem is None:
             self._find_aliases()
-            problem = self._find_reads()
+            problem = self._find_reads() or self._check_assignment_expressions()
         if problem is not None:
             return Block(problem)
         self.event = event_name(self.analysis, self.loop)
@@ -374,6 +374,23 @@ class ChunkLoop:
                 found += 1
         if len(spelled_names(self.loop.body, names)) != found + len(self.aliases):
             return f"a name in the loop body shadows `{self.variable}` or a name holding a part of it"
+        return None
+
+    def _check_assignment_expressions(self) -> Optional[str]:
+        """A name a loop-body statement assigns with ``:=`` must be read in that statement only:
+        on a Responses stream the statement may run for fewer events than there were chunks."""
+        for index, statement in enumerate(self.body):
+            for node in walk(statement):
+                if not (isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name)):
+                    continue
+                assignment = self.analysis.bindings.binding(node.target)
+                if assignment is None:
+                    return f"`{node.target.value}` could not be followed"
+                if any(self._statement_index(read) != index for read in self.analysis.bindings.reads_of(assignment)):
+                    return (
+                        f"`{node.target.value}` is assigned with `:=` in `{one_line(code_of(statement))}` and read outside"
+                        " it, where it would not hold what the chunks without text assign"
+                    )
         return None
 
     def _add_read(self, target: cst.Name, node: cst.Name) -> Optional[str]:
@@ -632,11 +649,13 @@ class ChunkLoop:
         check = self._empty_text()
         if len(statements) == 1 and isinstance(first, cst.If) and first.orelse is None:
             presence = check.presence(first.test, pure=True)
+            # `if token := text:` keeps its test, for the name it assigns.
+            keep_test = any(isinstance(node, cst.NamedExpr) for node in walk(first.test))
             if presence == STRONG:
-                return Segment(indexes, retest([TEXT_GATE], self.event))
+                return Segment(indexes, retest([TEXT_GATE], self.event, keep=keep_test))
             if presence == WEAK:
                 problem = check.reason([first])
-                return Block(problem) if problem else Segment(indexes, retest([TEXT_GATE], self.event))
+                return Block(problem) if problem else Segment(indexes, retest([TEXT_GATE], self.event, keep=keep_test))
         problem = check.reason(statements)
         return Block(problem) if problem else Segment(indexes, wrap(TEXT_GATE, self.event))
 

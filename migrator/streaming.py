@@ -113,6 +113,8 @@ class EmptyText:
         """MAYBE_NONE or STRING when ``node`` is the text, else None."""
         if isinstance(node, cst.Name) and node.value in self.names:
             return self.names[node.value]
+        if isinstance(node, cst.NamedExpr):
+            return self.value(node.value)  # `token := text`
         if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
             if literal_string(node.right) == "" and self.value(node.left) is not None:
                 return STRING  # `content or ""`
@@ -289,11 +291,20 @@ def gate_test(gate: Gate, event: str, extra: Optional[cst.BaseExpression] = None
     three operands or more it is laid out one operand per line, in parentheses."""
     operands = [operand.format(event=event) for operand in gate]
     if extra is not None:
-        operands.append(code_of(extra))
+        operands.append(code_of(extra) if _binds_tighter_than_and(extra) else f"({code_of(extra)})")
     if len(operands) < 3:
         return cst.parse_expression(" and ".join(operands))
     lines = "".join(f"    {'and ' if position else ''}{operand}\n" for position, operand in enumerate(operands))
     return cst.parse_statement(f"if (\n{lines}):\n    pass\n").test
+
+
+def _binds_tighter_than_and(node: cst.BaseExpression) -> bool:
+    """Can ``node`` be an operand of ``and`` without parentheses?"""
+    if node.lpar:
+        return True
+    if isinstance(node, cst.BooleanOperation):
+        return isinstance(node.operator, cst.And)
+    return not isinstance(node, (cst.NamedExpr, cst.Lambda, cst.IfExp))
 
 
 def wrap(gate: Gate, event: str) -> Callable:
