@@ -30,7 +30,7 @@ import libcst as cst
 from migrator.analysis import CallSite, ModuleAnalysis
 from migrator.semantic.flow import ResultUse
 from migrator.rule import Block, UseRewrite
-from migrator.shapes import USAGE_FIELDS, code_of, dict_entries, is_constant, literal_string, one_line
+from migrator.shapes import USAGE_FIELDS, code_of, dict_entries, is_constant, is_name, literal_string, one_line, walk
 from migrator.streaming import (
     MAYBE_NONE,
     STRING,
@@ -87,6 +87,50 @@ EVENT_FIELDS = frozenset({"type", "delta", "response", "item", "output_index"})
 EVENT_NAMES = frozenset({"event", "evt", "ev", "e"})
 
 
+# ``len(chunk.choices) <op> n`` -> True when it holds for a chunk with choices, False for one without.
+COUNT_TESTS = {
+    (cst.NotEqual, "0"): True,
+    (cst.GreaterThan, "0"): True,
+    (cst.GreaterThanEqual, "1"): True,
+    (cst.Equal, "0"): False,
+    (cst.LessThan, "1"): False,
+    (cst.LessThanEqual, "0"): False,
+}
+
+
+def choices_test(node: cst.BaseExpression, variable: str, is_len: Callable[[cst.Call], bool]) -> Optional[bool]:
+    """True for a test that holds when the chunk ``variable`` has choices (``chunk.choices``,
+    ``len(chunk.choices) > 0``), False for one that holds when it has none (``not chunk.choices``,
+    ``len(chunk.choices) == 0``), None for anything else. ``is_len``: does a call call the builtin."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+        inner = choices_test(node.expression, variable, is_len)
+        return None if inner is None else not inner
+    if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
+        comparison = node.comparisons[0]
+        if not _is_choices_count(node.left, variable, is_len):
+            return None
+        for (operator, number), has_choices in COUNT_TESTS.items():
+            if isinstance(comparison.operator, operator) and is_constant(comparison.comparator, number):
+                return has_choices
+        return None
+    if _is_choices_count(node, variable, is_len) or chain_of(node) == (variable, CHOICES):
+        return True
+    return None
+
+
+def _is_choices_count(node: cst.BaseExpression, variable: str, is_len: Callable[[cst.Call], bool]) -> bool:
+    """``len(chunk.choices)``."""
+    return (
+        isinstance(node, cst.Call)
+        and is_name(node.func, "len")
+        and len(node.args) == 1
+        and node.args[0].keyword is None
+        and not node.args[0].star
+        and chain_of(node.args[0].value) == (variable, CHOICES)
+        and is_len(node)
+    )
+
+
 class Kind(enum.Enum):
     """What a read of the chunk is about."""
 
@@ -127,10 +171,16 @@ class ReadRewriter(cst.CSTTransformer):
     turns a path into the code that reads the same from the event, or None to leave it.
     """
 
-    def __init__(self, roots: Dict[str, Path], mapping: Callable[[Path], Optional[str]]) -> None:
+    def __init__(
+        self,
+        roots: Dict[str, Path],
+        mapping: Callable[[Path], Optional[str]],
+        is_choices_test: Callable[[cst.BaseExpression], bool] = lambda node: False,
+    ) -> None:
         super().__init__()
         self.roots = roots
         self.mapping = mapping
+        self.is_choices_test = is_choices_test
         self.replacements: Dict[cst.CSTNode, cst.BaseExpression] = {}
 
     def _mapped(self, node: cst.CSTNode) -> Optional[str]:
@@ -158,10 +208,8 @@ class ReadRewriter(cst.CSTTransformer):
         """``text or ""`` -> the event's text (never None); ``chunk.choices and x`` -> ``x``."""
         if isinstance(updated.operator, cst.Or) and literal_string(updated.right) == "" and self._mapped(original.left):
             return updated.left
-        chain = chain_of(updated.left)
-        if isinstance(updated.operator, cst.And) and chain is not None and chain[0] in self.roots:
-            if self.roots[chain[0]] + chain[1] == CHOICES:
-                return updated.right
+        if isinstance(updated.operator, cst.And) and self.is_choices_test(original.left):
+            return updated.right
         return updated
 
 
@@ -233,7 +281,7 @@ class ChunkLoop:
         problem = self._check_shape()
         if problem is None:
             self._find_aliases()
-            problem = self._find_reads()
+            problem = self._find_reads() or self._check_assignment_expressions()
         if problem is not None:
             return Block(problem)
         self.event = event_name(self.analysis, self.loop)
@@ -305,8 +353,11 @@ class ChunkLoop:
         ]
 
     def _is_choices_test(self, node: cst.BaseExpression) -> bool:
-        chain = chain_of(node)
-        return chain is not None and chain[0] == self.variable and chain[1] == CHOICES
+        """``chunk.choices``, ``len(chunk.choices) > 0``: true when the chunk has choices."""
+        return self._choices_test(node) is True
+
+    def _choices_test(self, node: cst.BaseExpression) -> Optional[bool]:
+        return choices_test(node, self.variable, lambda call: self.analysis.flow.calls_builtin(call, "len"))
 
     def _find_reads(self) -> Optional[str]:
         names = {self.variable, *self.aliases}
@@ -323,6 +374,23 @@ class ChunkLoop:
                 found += 1
         if len(spelled_names(self.loop.body, names)) != found + len(self.aliases):
             return f"a name in the loop body shadows `{self.variable}` or a name holding a part of it"
+        return None
+
+    def _check_assignment_expressions(self) -> Optional[str]:
+        """A name a loop-body statement assigns with ``:=`` must be read in that statement only:
+        on a Responses stream the statement may run for fewer events than there were chunks."""
+        for index, statement in enumerate(self.body):
+            for node in walk(statement):
+                if not (isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name)):
+                    continue
+                assignment = self.analysis.bindings.binding(node.target)
+                if assignment is None:
+                    return f"`{node.target.value}` could not be followed"
+                if any(self._statement_index(read) != index for read in self.analysis.bindings.reads_of(assignment)):
+                    return (
+                        f"`{node.target.value}` is assigned with `:=` in `{one_line(code_of(statement))}` and read outside"
+                        " it, where it would not hold what the chunks without text assign"
+                    )
         return None
 
     def _add_read(self, target: cst.Name, node: cst.Name) -> Optional[str]:
@@ -452,12 +520,31 @@ class ChunkLoop:
         return None
 
     def _is_choices_guard(self, node: cst.CSTNode) -> bool:
+        """Is the read ``chunk.choices`` the whole of an ``if`` test that the chunk has choices
+        (or has none), or the left of an ``and`` that it has?"""
+        test = self._choices_test_around(node)
+        parent = self.analysis.nodes.parents.get(test)
+        if isinstance(parent, cst.If) and parent.test is test:
+            return self._choices_test(test) is not None
+        return (
+            isinstance(parent, cst.BooleanOperation)
+            and isinstance(parent.operator, cst.And)
+            and parent.left is test
+            and self._is_choices_test(test)
+        )
+
+    def _choices_test_around(self, node: cst.CSTNode) -> cst.CSTNode:
+        """The largest of ``len(chunk.choices)``, a comparison of it and ``not`` around ``node``."""
         parent = self.analysis.nodes.parents.get(node)
-        if isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.And) and parent.left is node:
-            return True
-        if isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not):
-            return isinstance(self.analysis.nodes.parents.get(parent), cst.If)
-        return isinstance(parent, cst.If) and parent.test is node
+        if isinstance(parent, cst.Arg):
+            call = self.analysis.nodes.parents.get(parent)
+            if isinstance(call, cst.Call) and self._is_choices_test(call):
+                node, parent = call, self.analysis.nodes.parents.get(call)
+        if isinstance(parent, cst.Comparison) and parent.left is node:
+            node, parent = parent, self.analysis.nodes.parents.get(parent)
+        while isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not):
+            node, parent = parent, self.analysis.nodes.parents.get(parent)
+        return node
 
     def check_choices_tested(self, reads: List[Read]) -> Optional[Block]:
         """With ``include_usage`` the last chunk has no choices: ``chunk.choices[0]`` fails there."""
@@ -488,26 +575,15 @@ class ChunkLoop:
         return any(self._is_skip_without_choices(self.body[i]) for i in range(index))
 
     def _is_skip_without_choices(self, statement: cst.BaseStatement) -> bool:
-        """``if not chunk.choices: continue``."""
-        if not (isinstance(statement, cst.If) and statement.orelse is None):
+        """``if not chunk.choices: continue`` (or ``if len(chunk.choices) == 0:``)."""
+        if not (isinstance(statement, cst.If) and statement.orelse is None and self._choices_test(statement.test) is False):
             return False
-        test = statement.test
         body = statement.body.body
-        return (
-            isinstance(test, cst.UnaryOperation)
-            and isinstance(test.operator, cst.Not)
-            and self._is_choices_test(test.expression)
-            and len(body) == 1
-            and isinstance(body[0], cst.SimpleStatementLine)
-            and len(body[0].body) == 1
-            and isinstance(body[0].body[0], cst.Continue)
-        ) or (
-            isinstance(statement.body, cst.SimpleStatementSuite)
-            and isinstance(test, cst.UnaryOperation)
-            and self._is_choices_test(test.expression)
-            and len(statement.body.body) == 1
-            and isinstance(statement.body.body[0], cst.Continue)
-        )
+        if isinstance(statement.body, cst.IndentedBlock):
+            if not (len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine)):
+                return False
+            body = body[0].body
+        return len(body) == 1 and isinstance(body[0], cst.Continue)
 
     def _choices_segment(self, index: int, statement: cst.BaseStatement) -> Union[Segment, Block]:
         """``if not chunk.choices: continue`` is dropped; ``if chunk.choices:`` over text
@@ -515,7 +591,7 @@ class ChunkLoop:
         if self._is_skip_without_choices(statement):
             later_usage = [r for r in self.reads if r.statement > index and r.kind == Kind.USAGE]
             if later_usage:
-                return Block(f"`{later_usage[0].code}` is read after `if not chunk.choices: continue`, which skips the usage chunk")
+                return Block(f"`{later_usage[0].code}` is read after `{one_line(code_of(statement))}`, which skips the usage chunk")
             return Segment([index], remove())
         return self._choices_block(index, statement)
 
@@ -573,11 +649,13 @@ class ChunkLoop:
         check = self._empty_text()
         if len(statements) == 1 and isinstance(first, cst.If) and first.orelse is None:
             presence = check.presence(first.test, pure=True)
+            # `if token := text:` keeps its test, for the name it assigns.
+            keep_test = any(isinstance(node, cst.NamedExpr) for node in walk(first.test))
             if presence == STRONG:
-                return Segment(indexes, retest([TEXT_GATE], self.event))
+                return Segment(indexes, retest([TEXT_GATE], self.event, keep=keep_test))
             if presence == WEAK:
                 problem = check.reason([first])
-                return Block(problem) if problem else Segment(indexes, retest([TEXT_GATE], self.event))
+                return Block(problem) if problem else Segment(indexes, retest([TEXT_GATE], self.event, keep=keep_test))
         problem = check.reason(statements)
         return Block(problem) if problem else Segment(indexes, wrap(TEXT_GATE, self.event))
 
@@ -709,7 +787,12 @@ class ChunkLoop:
     def _rewrite(self, statement: cst.BaseStatement) -> cst.BaseStatement:
         roots = {self.variable: ()}
         roots.update({name: alias.path for name, alias in self.aliases.items() if alias.text is None})
-        return statement.visit(ReadRewriter(roots, self._event_code))
+        return statement.visit(ReadRewriter(roots, self._event_code, self._is_spelled_choices_test))
+
+    def _is_spelled_choices_test(self, node: cst.BaseExpression) -> bool:
+        """``_is_choices_test`` for the updated tree, which the analysis does not know: ``plan()``
+        has made sure that ``len`` is the builtin in the tests of the loop."""
+        return choices_test(node, self.variable, is_len=lambda call: True) is True
 
     def _event_code(self, path: Path) -> Optional[str]:
         event = self.event

@@ -113,6 +113,8 @@ class EmptyText:
         """MAYBE_NONE or STRING when ``node`` is the text, else None."""
         if isinstance(node, cst.Name) and node.value in self.names:
             return self.names[node.value]
+        if isinstance(node, cst.NamedExpr):
+            return self.value(node.value)  # `token := text`
         if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
             if literal_string(node.right) == "" and self.value(node.left) is not None:
                 return STRING  # `content or ""`
@@ -153,7 +155,7 @@ class EmptyText:
         elif isinstance(statement, cst.SimpleStatementLine):
             for small in statement.body:
                 if not self._small_does_nothing(small):
-                    return self._runs(small)
+                    return self._prints_none(small) or self._runs(small)
             return None
         return self._runs(statement)
 
@@ -169,6 +171,13 @@ class EmptyText:
 
     def _runs(self, node: cst.CSTNode) -> str:
         return f"`{one_line(code_of(node))}` would also run {self.where}"
+
+    def _prints_none(self, small: cst.BaseSmallStatement) -> Optional[str]:
+        """``print(text, end="")`` with a text that may be None prints ``None`` there."""
+        printed = self._printed_without_newline(small.value) if isinstance(small, cst.Expr) else None
+        if printed is None or self.value(printed) != MAYBE_NONE:
+            return None
+        return f"`{one_line(code_of(small))}` prints `None` when the text is None, as it can be {self.where}; with `or \"\"` it would print nothing"
 
     def _small_does_nothing(self, small: cst.BaseSmallStatement) -> bool:
         if isinstance(small, cst.Pass):
@@ -195,17 +204,23 @@ class EmptyText:
 
     def _is_silent_print(self, call: cst.Call) -> bool:
         """``print(text, end="")`` prints nothing for an empty text."""
-        if not (isinstance(call.func, cst.Name) and call.func.value == "print"):
-            return False
-        positional = [arg for arg in call.args if arg.keyword is None]
-        keywords = {arg.keyword.value: arg.value for arg in call.args if arg.keyword is not None}
-        if len(positional) != 1 or positional[0].star or self.value(positional[0].value) != STRING:
-            return False
+        printed = self._printed_without_newline(call)
+        return printed is not None and self.value(printed) == STRING
+
+    def _printed_without_newline(self, node: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+        """The one value ``print(value, end="")`` prints (with no other effect), else None."""
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "print"):
+            return None
+        positional = [arg for arg in node.args if arg.keyword is None]
+        keywords = {arg.keyword.value: arg.value for arg in node.args if arg.keyword is not None}
+        if len(positional) != 1 or positional[0].star:
+            return None
         if "end" not in keywords or literal_string(keywords["end"]) != "":
-            return False
-        return set(keywords) <= {"end", "flush", "file", "sep"} and all(
+            return None
+        plain = set(keywords) <= {"end", "flush", "file", "sep"} and all(
             _is_plain_target(value) or isinstance(value, (cst.Name, cst.SimpleString)) for value in keywords.values()
         )
+        return positional[0].value if plain else None
 
     def _is_silent_write(self, call: cst.Call) -> bool:
         """``sys.stdout.write(text)`` writes nothing for an empty text."""
@@ -289,11 +304,20 @@ def gate_test(gate: Gate, event: str, extra: Optional[cst.BaseExpression] = None
     three operands or more it is laid out one operand per line, in parentheses."""
     operands = [operand.format(event=event) for operand in gate]
     if extra is not None:
-        operands.append(code_of(extra))
+        operands.append(code_of(extra) if _binds_tighter_than_and(extra) else f"({code_of(extra)})")
     if len(operands) < 3:
         return cst.parse_expression(" and ".join(operands))
     lines = "".join(f"    {'and ' if position else ''}{operand}\n" for position, operand in enumerate(operands))
     return cst.parse_statement(f"if (\n{lines}):\n    pass\n").test
+
+
+def _binds_tighter_than_and(node: cst.BaseExpression) -> bool:
+    """Can ``node`` be an operand of ``and`` without parentheses?"""
+    if node.lpar:
+        return True
+    if isinstance(node, cst.BooleanOperation):
+        return isinstance(node.operator, cst.And)
+    return not isinstance(node, (cst.NamedExpr, cst.Lambda, cst.IfExp))
 
 
 def wrap(gate: Gate, event: str) -> Callable:

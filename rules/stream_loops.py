@@ -8,13 +8,14 @@ Migrates `create(..., stream=True)` together with the loop that reads the stream
 | `chunk.choices[0].delta.content` (`completions.create`: `chunk.choices[0].text`) | `event.delta` under `event.type == "response.output_text.delta"` |
 | `if chunk.choices and chunk.choices[0].delta.content:` / `if delta.content:` | `if event.type == "response.output_text.delta":` |
 | `chunk.choices[0].delta.content or ""` | `event.delta` |
+| `if token := chunk.choices[0].delta.content or "":` | `if event.type == "response.output_text.delta" and (token := event.delta):` |
 | `if chunk.usage:` | `if event.type in ("response.completed", "response.incomplete") and event.response.usage:` |
 | `usage = chunk.usage` | `if event.type in ("response.completed", "response.incomplete"): usage = event.response.usage` |
 | `chunk.usage.prompt_tokens`, `.completion_tokens`, ... | `event.response.usage.input_tokens`, `.output_tokens`, ... (also on a stored `usage` after the loop) |
 | `if chunk.choices[0].finish_reason == "length":` | `if event.type == "response.incomplete" and event.response.incomplete_details is not None and event.response.incomplete_details.reason == "max_output_tokens":` |
 | `== "content_filter"` / `== "stop"` / a truthy `finish_reason` | the same with `"content_filter"` / `event.type == "response.completed"` / either final event |
-| `if chunk.choices:` around statements that read the text | `if event.type == "response.output_text.delta":` |
-| `delta = chunk.choices[0].delta`, `choice = chunk.choices[0]`, `if not chunk.choices: continue` | removed (reads through `delta` / `choice` are renamed) |
+| `if chunk.choices:` (or `len(chunk.choices) > 0`) around statements that read the text | `if event.type == "response.output_text.delta":` |
+| `delta = chunk.choices[0].delta`, `choice = chunk.choices[0]`, `if not chunk.choices: continue` (or `len(chunk.choices) == 0`) | removed (reads through `delta` / `choice` are renamed) |
 
 Consecutive statements that read the text go under one text-event test; the loop variable
 becomes `event` unless that name is taken. `stream_options={"include_usage": True}` is dropped:
@@ -57,7 +58,8 @@ one-line loop body, any other read of the chunk
 (`chunk.id`, `delta.role`, the chunk itself), the finish reason stored or compared with
 `"tool_calls"`, `chunk.usage` without `include_usage` (the original never sees it), `chunk.choices[0]`
 without a test when `include_usage` adds a chunk with no choices, a loop variable read after the
-loop, and a usage read before the finish reason (Chat sends the usage last). Tool-call deltas
+loop, a name assigned with `:=` in the loop and read outside that statement, and a usage read
+before the finish reason (Chat sends the usage last). Tool-call deltas
 are migrated by `stream_tool_calls`. How the text is cut into deltas differs between any two
 streams, of either API; the text itself does not.
 """

@@ -206,7 +206,7 @@ class ValueFlow:
             self._trace_value(parent, trace, visited)  # an item
         elif isinstance(parent, cst.Arg) and parent.star == "*" and self._gathers(self.nodes.parents.get(parent)):
             self._trace_collection(self.nodes.parents[parent], trace, visited)
-        elif isinstance(parent, cst.Arg) and self._calls_builtin(self.nodes.parents.get(parent), "len"):
+        elif isinstance(parent, cst.Arg) and self.calls_builtin(self.nodes.parents.get(parent), "len"):
             pass  # how many
         else:
             code = one_line(self.module.code_for_node(node))
@@ -234,7 +234,7 @@ class ValueFlow:
             and not any(a.keyword is not None and a.keyword.value == "return_exceptions" for a in call.args)
         )
 
-    def _calls_builtin(self, call: Optional[cst.CSTNode], name: str) -> bool:
+    def calls_builtin(self, call: Optional[cst.CSTNode], name: str) -> bool:
         """``call`` calls the builtin ``name`` (no binding of the module hides it)."""
         if not (isinstance(call, cst.Call) and is_name(call.func, name)):
             return False
