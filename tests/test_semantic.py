@@ -218,7 +218,7 @@ def test_reaching_definitions(source):
     positions = Positions(module)
     reads_by_line = {}
     for node in _names(module):
-        if reaching.reaching(node) or node in reaching._reaching:
+        if reaching.reaching(node) or reaching.answered(node):
             reads_by_line.setdefault((positions[node].start.line, node.value), node)
     checked = 0
     for number, line in enumerate(source.splitlines(), start=1):

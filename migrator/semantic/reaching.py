@@ -41,12 +41,35 @@ class ReachingDefinitions:
 
     def reaching(self, read: cst.CSTNode) -> Bindings:
         """The bindings of the name ``read`` reads that may hold when it runs."""
-        found = self._reaching.get(read)
-        return found if found is not None else self._referents.get(read, NOTHING)
+        for scope in self._flow_scopes_of(read):
+            found = self._walk(scope).get(read)
+            if found is not None:
+                return found
+        return self._referents.get(read, NOTHING)
 
     def reads_reached_by(self, binding: BaseAssignment) -> List[cst.CSTNode]:
         """The reads ``binding`` may reach, in no particular order; ``x += 1`` reads ``x`` too."""
-        return self._reads_by_binding.get(binding, [])
+        scope = getattr(binding, "scope", None)
+        candidates = self._reads_referring_to.get(binding, [])
+        if _is_flow_scope(scope):
+            walked = self._walk(scope)
+            # ``x += 1`` reads ``x`` where no scope records a read.
+            candidates = [*candidates, *(read for read in walked if read not in self._referents)]
+        return [read for read in candidates if binding in self.reaching(read)]
+
+    def answered(self, read: cst.CSTNode) -> bool:
+        """Did the walk answer for ``read`` (rather than the scopes)?"""
+        return any(read in self._walk(scope) for scope in self._flow_scopes_of(read))
+
+    def _flow_scopes_of(self, read: cst.CSTNode) -> List[Scope]:
+        """The scopes whose walk may have recorded ``read``: those of the bindings it refers to
+        (or, for the target of ``x += 1``, the scope it is in)."""
+        referents = self._referents.get(read)
+        if referents is None:
+            scopes = [self._scopes.get(read)]
+        else:
+            scopes = list({id(b.scope): b.scope for b in referents if getattr(b, "scope", None) is not None}.values())
+        return [scope for scope in scopes if _is_flow_scope(scope)]  # type: ignore[misc]
 
     @cached_property
     def _referents(self) -> Dict[cst.CSTNode, Bindings]:
@@ -59,27 +82,34 @@ class ReachingDefinitions:
         return referents
 
     @cached_property
-    def _reaching(self) -> Dict[cst.CSTNode, Bindings]:
-        reaching: Dict[cst.CSTNode, Bindings] = {}
-        for scope in {id(s): s for s in self._scopes.values() if s is not None}.values():
-            if isinstance(scope, GlobalScope):
-                walk = _ScopeWalk(scope, self._referents)
-                walk.block(self._module.body, {})
-            elif isinstance(scope, FunctionScope) and isinstance(scope.node, cst.FunctionDef):
-                walk = _ScopeWalk(scope, self._referents)
-                walk.block(_statements(scope.node.body), walk.run({}, scope.node.params))
-            else:
-                continue
-            reaching.update(walk.answers())
-        return reaching
-
-    @cached_property
-    def _reads_by_binding(self) -> Dict[BaseAssignment, List[cst.CSTNode]]:
+    def _reads_referring_to(self) -> Dict[BaseAssignment, List[cst.CSTNode]]:
         reads: Dict[BaseAssignment, List[cst.CSTNode]] = {}
-        for read in {**self._referents, **self._reaching}:
-            for binding in self.reaching(read):
+        for read, bindings in self._referents.items():
+            for binding in bindings:
                 reads.setdefault(binding, []).append(read)
         return reads
+
+    @cached_property
+    def _walks(self) -> Dict[int, Dict[cst.CSTNode, Bindings]]:
+        return {}
+
+    def _walk(self, scope: Scope) -> Dict[cst.CSTNode, Bindings]:
+        """What reaches each read the walk of ``scope``'s body answers for; run on first need."""
+        found = self._walks.get(id(scope))
+        if found is None:
+            walk = _ScopeWalk(scope, self._referents)
+            if isinstance(scope, GlobalScope):
+                walk.block(self._module.body, {})
+            else:
+                function = scope.node  # type: ignore[attr-defined]
+                walk.block(_statements(function.body), walk.run({}, function.params))
+            found = self._walks[id(scope)] = walk.answers()
+        return found
+
+
+def _is_flow_scope(scope: Optional[Scope]) -> bool:
+    """A module or a function body: code the walk runs statement by statement."""
+    return isinstance(scope, GlobalScope) or (isinstance(scope, FunctionScope) and isinstance(scope.node, cst.FunctionDef))
 
 
 @dataclass
@@ -112,6 +142,7 @@ class _ScopeWalk:
         self.seen: Set[BaseAssignment] = set()  # bindings the walk met, in code that runs or not
         self.loops: List[_Loop] = []
         self.catchers: List[_Catcher] = []
+        self.collected: Dict[cst.CSTNode, Tuple[List[cst.CSTNode], List[Tuple[BaseAssignment, bool]]]] = {}
 
     def answers(self) -> Dict[cst.CSTNode, Bindings]:
         """The reads answered, except those of a name with a binding the walk never met: a
@@ -128,7 +159,9 @@ class _ScopeWalk:
         made: List[Tuple[BaseAssignment, bool]] = []
         for node in nodes:
             if node is not None:
-                self._collect(node, reads, made)
+                node_reads, node_made = self._parts(node)
+                reads += node_reads
+                made += node_made
         self.seen.update(binding for binding, _ in made)
         if state is None:
             for read in reads:
@@ -148,6 +181,14 @@ class _ScopeWalk:
             after[name] = frozenset(binding for binding, _ in made if binding.name == name)
         self._may_raise(state, after)
         return after
+
+    def _parts(self, node: cst.CSTNode) -> Tuple[List[cst.CSTNode], List[Tuple[BaseAssignment, bool]]]:
+        """``_collect`` of ``node``, once: a loop's body runs until it settles."""
+        found = self.collected.get(node)
+        if found is None:
+            found = self.collected[node] = ([], [])
+            self._collect(node, *found)
+        return found
 
     def _collect(self, node: cst.CSTNode, reads: List[cst.CSTNode], made: List[Tuple[BaseAssignment, bool]]) -> None:
         """The reads of this scope's names in ``node`` that run with it, and the bindings it makes,
