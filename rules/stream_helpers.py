@@ -65,7 +65,7 @@ from migrator.semantic.flow import CALL
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Follow, Retarget, Rule, UseRewrite
 from migrator.shapes import code_of, dict_entries, is_constant, literal_string, one_line, string_like
-from migrator.streaming import STRING, EmptyText, if_chain, is_inside, spelled_names
+from migrator.rules._streaming import STRING, EmptyText, if_chain, is_inside, spelled_names
 
 # Chat helper event -> (Responses event, {Chat field: Responses field}).
 EVENTS: Dict[str, Tuple[str, Dict[str, str]]] = {

@@ -67,7 +67,7 @@ streams, of either API; the text itself does not.
 import libcst as cst
 
 from migrator.semantic.flow import CALL
-from migrator.chunk_loops import ChunkLoop, is_streamed
+from migrator.rules._chunk_loops import ChunkLoop, is_streamed
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, NewArgument, Rewrite, Rule, UseRewrite
 from migrator.shapes import dict_entries, is_constant, one_line

@@ -61,11 +61,11 @@ from typing import List, Optional, Tuple, Union
 
 import libcst as cst
 
-from migrator.chunk_loops import TOOL_CALLS, ChunkLoop, is_streamed
+from migrator.rules._chunk_loops import TOOL_CALLS, ChunkLoop, is_streamed
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rule
 from migrator.shapes import code_of, dict_entries, is_name, literal_string, one_line
-from migrator.streaming import Segment, gate_test, in_order, is_inside
+from migrator.rules._streaming import Segment, gate_test, in_order, is_inside
 
 ADDED_GATE = ('{event}.type == "response.output_item.added"', '{event}.item.type == "function_call"')
 ARGUMENTS_GATE = ('{event}.type == "response.function_call_arguments.delta"',)

@@ -1,5 +1,5 @@
 """Pieces shared by the rules that migrate code reading a stream: Chat chunks or the Chat
-helper's events in, typed Responses events out (``migrator.chunk_loops``, ``rules/stream_*.py``).
+helper's events in, typed Responses events out (``migrator.rules._chunk_loops``, ``rules/stream_*.py``).
 
 - ``EmptyText`` decides whether statements do nothing when the text they read is empty: a
   Chat stream has chunks (and the Chat helper events) with an empty text that a Responses stream

@@ -31,7 +31,7 @@ from migrator.analysis import CallSite, ModuleAnalysis
 from migrator.semantic.flow import ResultUse
 from migrator.rule import Block, UseRewrite
 from migrator.shapes import USAGE_FIELDS, code_of, dict_entries, is_constant, is_name, literal_string, one_line, walk
-from migrator.streaming import (
+from migrator.rules._streaming import (
     MAYBE_NONE,
     STRING,
     STRONG,
