@@ -332,7 +332,10 @@ def _plan_uses(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnalysis)
         if outcome is None:
             plan.blockers.append(Blocker(UNTRACED_RESULT, _escape_of(use).reason, use.position))
         elif isinstance(outcome[1], Block):
-            plan.blockers.append(Blocker(outcome[1].rule or outcome[0], outcome[1].reason, use.position, outcome[1].unsafe))
+            block = outcome[1]
+            plan.blockers.append(Blocker(block.rule or outcome[0], block.reason, use.position, block.unsafe))
+            if block.unsafe is not None:  # applied only where the call migrates, so with unsafe fixes
+                plan.use_rewrites.extend((outcome[0], each) for each in block.unsafe.elsewhere)
         else:
             rule_id, rewrite = outcome
             plan.use_rewrites.extend((rule_id, each) for each in (rewrite, *rewrite.more))

@@ -166,8 +166,8 @@ def _keeping_parentheses(before: cst.CSTNode, built: cst.CSTNode) -> cst.CSTNode
 def _notes(plan: SitePlan, options: Options) -> List[str]:
     notes = []
     for blocker in plan.blockers:
-        if blocker.unsafe is not None and blocker.unsafe.note and options.unsafe_fixes:
-            notes.append(blocker.unsafe.note)
+        if blocker.unsafe is not None and blocker.unsafe.note and options.unsafe_fixes and blocker.unsafe.note not in notes:
+            notes.append(blocker.unsafe.note)  # once, however many reads it covers
     return notes
 
 

@@ -33,6 +33,10 @@ comparison of the content with `None` blocks the call, and so does, on a call th
 calls, a read of the content that is not only tested for truth (or read as `content or ""`)
 where the same response may hold tool calls; and `created_at` is a float, hence the `int(...)`. Any other read (`choices[1]`, `.choices` iterated, `.model_dump()`,
 `.system_fingerprint`, the `usage` object passed elsewhere) blocks the call and is reported.
+A test of whether there is an answer (`if resp.choices`, `not resp.choices`,
+`len(resp.choices) == 0`) is reported too, and with `--unsafe-fixes` becomes the same test of
+`resp.output`: a completion always has a choice, and nothing proves a Response's `output` always
+holds an item where it did. The fix leaves a `# migrator:` comment above the call.
 """
 
 import libcst as cst
@@ -40,7 +44,7 @@ import libcst as cst
 from migrator.semantic.flow import CALL
 from migrator.rules._function_calling import content_may_be_none
 from migrator.model import FixSafety
-from migrator.rule import Block, Example, Rule
+from migrator.rule import Block, Example, Rewrite, Rule
 from migrator.shapes import USAGE_FIELDS
 
 # Chat path -> Responses expression ({base} is what the path was read from).
@@ -100,9 +104,29 @@ def field(use, site):
             return use.replace(len(path), template)
     if use.path == ("usage",) and _is_truth_or_none_test(use):
         return use.replace(1, "{base}.usage")
+    if use.path == ("choices",) and _tests_for_choices(use, site):
+        reason = (
+            f"`{use.code}` tests whether there is an answer: a completion always has a choice, and a "
+            "Response's `output` is not proven to hold an item whenever it did"
+        )
+        test = use.replace(1, "{base}.output")
+        return Block(reason, unsafe=Rewrite(note=f"`{use.code}` became a test of `output`", elsewhere=(test,)))
     if use.startswith("choices") and not _read_elsewhere(use):
         return Block(f"`{use.code}` has no Responses equivalent: a Response holds one answer, read through `output_text` and `output`")
     return None
+
+
+def _tests_for_choices(use, site) -> bool:
+    """``if resp.choices``, ``not resp.choices``, ``len(resp.choices) == 0`` and the like."""
+    if _is_truth_or_none_test(use):
+        return True
+    call = use.grandparent
+    if not (isinstance(use.parent, cst.Arg) and isinstance(call, cst.Call) and site.analysis.flow.calls_builtin(call, "len")):
+        return False
+    comparison = site.analysis.nodes.parents.get(call)
+    return isinstance(comparison, cst.Comparison) and all(
+        isinstance(target.comparator, cst.Integer) and target.comparator.value in ("0", "1") for target in comparison.comparisons
+    )
 
 
 def _read_elsewhere(use) -> bool:
