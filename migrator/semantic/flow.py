@@ -431,11 +431,13 @@ class ValueFlow:
             cls = self.nodes.enclosing(func, cst.ClassDef)
             if not isinstance(cls, cst.ClassDef):
                 return None
+            # Every method of that name in the module: a subclass may override it, and ``self``
+            # may be an instance of the subclass.
             methods = [
-                statement for statement in cls.body.body
-                if isinstance(statement, cst.FunctionDef) and statement.name.value == func.attr.value
+                method for method in self.nodes.nodes_of(cst.FunctionDef)
+                if method.name.value == func.attr.value and isinstance(self.nodes.parents.get(self.nodes.parents.get(method)), cst.ClassDef)
             ]
-            return methods[0] if len(methods) == 1 else None
+            return methods[0] if len(methods) == 1 and self.nodes.within(methods[0], cls) else None
         return None
 
     def _results_passed(self, function: cst.FunctionDef, parameter: cst.Param, call: cst.Call) -> Optional[List[cst.Call]]:
