@@ -202,8 +202,8 @@ class ValueFlow:
         parent = self.nodes.parents.get(node)
         if isinstance(parent, (cst.For, cst.CompFor)) and parent.iter is node and isinstance(parent.target, cst.Name):
             self._trace_target(parent.target, parent, trace, visited)
-        elif isinstance(parent, cst.Subscript) and parent.value is node:
-            self._trace_value(parent, trace, visited)  # an item
+        elif isinstance(parent, cst.Subscript) and parent.value is node and _is_item(parent):
+            self._trace_value(parent, trace, visited)
         elif isinstance(parent, cst.Arg) and parent.star == "*" and self._gathers(self.nodes.parents.get(parent)):
             self._trace_collection(self.nodes.parents[parent], trace, visited)
         elif isinstance(parent, cst.Arg) and self.calls_builtin(self.nodes.parents.get(parent), "len"):
@@ -610,6 +610,11 @@ class ValueFlow:
             position=self.nodes.positions[node],
             code=self.module.code_for_node(node),
         )
+
+
+def _is_item(subscript: cst.Subscript) -> bool:
+    """``values[i]``: one item, not a slice of them."""
+    return len(subscript.slice) == 1 and isinstance(subscript.slice[0].slice, cst.Index)
 
 
 def _parameter_for(function: cst.FunctionDef, call: cst.Call, arg: cst.Arg) -> Optional[cst.Param]:
