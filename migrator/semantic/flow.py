@@ -608,8 +608,13 @@ class ValueFlow:
             parent=parent,
             grandparent=self.nodes.parents.get(parent) if parent is not None else None,
             position=self.nodes.positions[node],
-            code=self.module.code_for_node(node),
+            code=_in_one_line(self.module.code_for_node(node)),
         )
+
+
+def _in_one_line(code: str) -> str:
+    """Code for a message, which is one line: a read spread over several is joined up."""
+    return " ".join(part.strip() for part in code.splitlines()) if "\n" in code else code
 
 
 def _is_item(subscript: cst.Subscript) -> bool:
