@@ -42,8 +42,6 @@ CLIENT_CLASSES: FrozenSet[str] = frozenset(
 }
 # Methods of a client that return another client of the same kind.
 CLIENT_COPY_METHODS = frozenset({"with_options", "copy"})
-# Decorators whose function returns what the decorated one returns: a cached client is a client.
-TRANSPARENT_DECORATORS = frozenset({"functools.lru_cache", "functools.cache"})
 
 # What an annotation declares: always a client, or a client or None.
 CLIENT, OPTIONAL_CLIENT = "client", "optional client"
@@ -155,25 +153,17 @@ class _ClientProof:
             return [call]
         if not awaited and isinstance(func, cst.Attribute) and func.attr.value in CLIENT_COPY_METHODS:
             return [call] if self.origins(func.value, False) is not None else None
-        function = self._function(func)
+        function = self.analysis.flow.function_called(call)
         if function is None or awaited != (function.asynchronous is not None):
             return None
         return self._returned(function, call, none_allowed)
-
-    def _function(self, func: cst.BaseExpression) -> Optional[cst.FunctionDef]:
-        """The function of the module that ``func`` names, when the name is bound to nothing else."""
-        bindings = self.analysis.bindings.referents(func) if isinstance(func, cst.Name) else None
-        function = bindings[0].node if bindings is not None and len(bindings) == 1 else None
-        return function if isinstance(function, cst.FunctionDef) else None
 
     def _returned(self, function: cst.FunctionDef, call: cst.Call, none_allowed: bool) -> Origins:
         """What a call of ``function`` returns: what each of its ``return``s returns, or its
         return annotation's word for it."""
         analysis = self.analysis
-        if not all(self._is_transparent(decorator) for decorator in function.decorators):
+        if not analysis.flow.passes_values_through(function) or analysis.nodes.is_generator(function):
             return None
-        if any(analysis.nodes.enclosing(node, (cst.FunctionDef, cst.Lambda)) is function for node in analysis.nodes.nodes_of(cst.Yield)):
-            return None  # a generator
         returns = [node for node in analysis.nodes.nodes_of(cst.Return) if analysis.nodes.enclosing(node, (cst.FunctionDef, cst.Lambda)) is function]
         last = function.body.body[-1] if function.body.body else None
         ends_in_return = isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], (cst.Return, cst.Raise))
@@ -184,10 +174,6 @@ class _ClientProof:
         if returned is not None or function.returns is None:
             return returned
         return [call] if self._declares_client(function.returns, none_allowed) else None
-
-    def _is_transparent(self, decorator: cst.Decorator) -> bool:
-        named = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
-        return bool(self.analysis.imports.imported_as(named) & TRANSPARENT_DECORATORS)
 
     def _attribute(self, expr: cst.Attribute, none_allowed: bool) -> Origins:
         """``self.client``, ``Bot.client``: what every binding of the attribute in the module holds."""

@@ -14,10 +14,8 @@ from dataclasses import dataclass
 from typing import Optional, Tuple
 
 import libcst as cst
-from libcst.metadata import BuiltinAssignment
 
 from migrator.analysis import ModuleAnalysis
-from migrator.shapes import is_name
 
 @dataclass(frozen=True)
 class BuiltList:
@@ -50,25 +48,17 @@ def held_list(name: cst.Name, analysis: ModuleAnalysis) -> Optional[BuiltList]:
 def returned_list(call: cst.Call, analysis: ModuleAnalysis) -> Optional[BuiltList]:
     """The list literals the function ``call`` calls returns, when it returns nothing else, and
     is a plain function of the module used only by calling it."""
-    if not isinstance(call.func, cst.Name):
+    function = analysis.flow.function_called(call) if isinstance(call.func, cst.Name) else None
+    if function is None or function.decorators or analysis.nodes.is_generator(function):
+        return None  # a decorator may change what it returns
+    calls = analysis.flow.callers(function)  # None: the function is passed around, and may be called anywhere
+    if calls is None:
         return None
-    bindings = analysis.bindings.referents(call.func)
-    if len(bindings) != 1 or not isinstance(bindings[0].node, cst.FunctionDef):
-        return None
-    function = bindings[0].node
-    if function.decorators or _within_class(function, analysis):
-        return None  # a decorator may change what it returns; a method is called on other receivers
-    calls = []
-    for read in analysis.bindings.reads_of(bindings[0]):
-        caller = analysis.nodes.parents.get(read)
-        if not (isinstance(caller, cst.Call) and caller.func is read):
-            return None  # the function is passed around: it may be called anywhere
-        calls.append(caller)
     literals = []
-    for node in analysis.nodes.nodes_of(cst.Return, cst.Yield):
+    for node in analysis.nodes.nodes_of(cst.Return):
         if analysis.nodes.enclosing(node, (cst.FunctionDef, cst.Lambda)) is not function:
             continue
-        if not isinstance(node, cst.Return) or not isinstance(node.value, cst.List):
+        if not isinstance(node.value, cst.List):
             return None
         literals.append(node.value)
     if not literals:
@@ -79,7 +69,7 @@ def returned_list(call: cst.Call, analysis: ModuleAnalysis) -> Optional[BuiltLis
 def copied_name(value: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[cst.Name]:
     """The name ``value`` makes a shallow copy of: ``list(NAME)``, ``NAME.copy()``, ``NAME[:]``."""
     if isinstance(value, cst.Call) and len(value.args) == 1 and value.args[0].keyword is None and not value.args[0].star:
-        if _is_builtin(value.func, "list", analysis) and isinstance(value.args[0].value, cst.Name):
+        if analysis.flow.calls_builtin(value, "list") and isinstance(value.args[0].value, cst.Name):
             return value.args[0].value
     if isinstance(value, cst.Call) and not value.args and isinstance(value.func, cst.Attribute):
         if value.func.attr.value == "copy" and isinstance(value.func.value, cst.Name):
@@ -89,12 +79,3 @@ def copied_name(value: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional
         if isinstance(whole, cst.Slice) and whole.lower is None and whole.upper is None and whole.step is None:
             return value.value
     return None
-
-
-def _is_builtin(func: cst.BaseExpression, name: str, analysis: ModuleAnalysis) -> bool:
-    """Is ``func`` the builtin ``name``, bound nowhere the call can see?"""
-    return is_name(func, name) and all(isinstance(binding, BuiltinAssignment) for binding in analysis.bindings.reaching(func))
-
-
-def _within_class(function: cst.FunctionDef, analysis: ModuleAnalysis) -> bool:
-    return isinstance(analysis.nodes.enclosing(function, (cst.ClassDef, cst.FunctionDef)), cst.ClassDef)

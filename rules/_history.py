@@ -397,7 +397,7 @@ def _follow(name: cst.Name, analysis: ModuleAnalysis) -> Optional[_History]:
             return None
         for literal in built.literals:
             _add_elements(history, literal, analysis, written_in=built.source)
-    for read in sorted(set(reads) - additions, key=lambda read: _place(read, analysis)):
+    for read in sorted(set(reads) - additions, key=analysis.nodes.order):
         _add_read(history, read, analysis)
     return history
 
@@ -411,11 +411,6 @@ def _bound_value(target: cst.CSTNode, analysis: ModuleAnalysis) -> Optional[cst.
     if isinstance(statement, cst.AnnAssign) and statement.target is target:
         return statement.value
     return None
-
-
-def _place(node: cst.CSTNode, analysis: ModuleAnalysis) -> Tuple[int, int]:
-    start = analysis.nodes.positions[node].start
-    return start.line, start.column
 
 
 def _add_elements(history: _History, value: cst.BaseExpression, analysis: ModuleAnalysis, written_in: Optional[str] = None) -> None:

@@ -112,8 +112,8 @@ class ResultTrace:
 
 
 # Decorators that call the function with the arguments given and return what it returns: the
-# caches of functools, retries on exceptions (tenacity, when told nothing about results, whose
-# retry conditions would read them; backoff's on_exception, whose handlers see no value).
+# caches of functools, and tenacity's retries on exceptions when told nothing about results
+# (its retry conditions on results would read them).
 CACHES = frozenset({"functools.cache", "functools.lru_cache"})
 TENACITY_KEYWORDS = frozenset({"stop", "wait", "retry", "reraise"})
 
@@ -401,11 +401,11 @@ class ValueFlow:
         arg, call = use.parent, use.grandparent
         if not (isinstance(arg, cst.Arg) and isinstance(call, cst.Call)):
             return False
-        function = self._function_called(call)
-        if function is None or not self._passes_values_through(function) or id(function) in visited:
+        function = self.function_called(call)
+        if function is None or not self.passes_values_through(function) or id(function) in visited:
             return False
         parameter = _parameter_for(function, call, arg)
-        callers = self._callers(function)
+        callers = self.callers(function)
         if parameter is None or callers is None:
             return False
         passed_too = [self._results_passed(function, parameter, other) for other in callers if other is not call]
@@ -420,7 +420,7 @@ class ValueFlow:
         self._trace_target(parameter.name, parameter, trace, visited)
         return True
 
-    def _function_called(self, call: cst.Call) -> Optional[cst.FunctionDef]:
+    def function_called(self, call: cst.Call) -> Optional[cst.FunctionDef]:
         """The function of this module ``call`` calls: by its name, or ``self.NAME`` in a method."""
         func = call.func
         if isinstance(func, cst.Name):
@@ -471,9 +471,10 @@ class ValueFlow:
         parent = self.nodes.parents.get(getattr(assignment, "node", None))
         return self.same_kind(self.nodes.parents[parent].value) if isinstance(parent, cst.AssignTarget) else None
 
-    def _passes_values_through(self, function: cst.FunctionDef) -> bool:
+    def passes_values_through(self, function: cst.FunctionDef) -> bool:
         """Does each decorator of ``function`` call it with the arguments it is given and return
-        what it returns, without reading it? Caches and retries on exceptions do."""
+        what it returns, without reading it? The caches of functools do, and tenacity's retries
+        when they are told nothing about results."""
         for decorator in function.decorators:
             expression = decorator.decorator
             factory = expression.func if isinstance(expression, cst.Call) else expression
@@ -482,8 +483,6 @@ class ValueFlow:
             if names & CACHES:
                 continue
             if "tenacity.retry" in names and keywords <= TENACITY_KEYWORDS and not _mentions_results(expression):
-                continue
-            if "backoff.on_exception" in names and "on_success" not in keywords:
                 continue
             return False
         return True
@@ -497,13 +496,13 @@ class ValueFlow:
             return
         visited.add(id(function))
         name = function.name.value
-        if not self._passes_values_through(function):
+        if not self.passes_values_through(function):
             trace.escapes.append(Escape(f"it is returned from `{name}`, whose decorators may change it", self.nodes.positions[statement]))
             return
-        if any(self.nodes.within(n, function.body) for n in self.nodes.nodes_of(cst.Yield)):
+        if self.nodes.is_generator(function):
             trace.escapes.append(Escape(f"it is returned from the generator `{name}`", self.nodes.positions[statement]))
             return
-        callers = self._callers(function)
+        callers = self.callers(function)
         if callers is None:
             trace.escapes.append(
                 Escape(f"it is returned from `{name}`, which is used other than by calling it", self.nodes.positions[statement])
@@ -516,7 +515,7 @@ class ValueFlow:
         for caller in callers:
             self._trace_value(caller, trace, visited)
 
-    def _callers(self, function: cst.FunctionDef) -> Optional[List[cst.Call]]:
+    def callers(self, function: cst.FunctionDef) -> Optional[List[cst.Call]]:
         """The calls of ``function`` in this module, or None when it is used as a value."""
         cls = self.nodes.enclosing(function, (cst.ClassDef, cst.FunctionDef))
         if isinstance(cls, cst.ClassDef) and self.nodes.parents.get(function) is cls.body:

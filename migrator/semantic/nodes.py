@@ -91,6 +91,10 @@ class Nodes:
             node = self.parents.get(node)
         return node is not None
 
+    def is_generator(self, function: cst.FunctionDef) -> bool:
+        """Does ``function`` itself (not a function nested in it) ``yield``?"""
+        return any(self.enclosing(node, (cst.FunctionDef, cst.Lambda)) is function for node in self.nodes_of(cst.Yield))
+
     def order(self, node: cst.CSTNode) -> Tuple[int, int]:
         start = self.positions[node].start
         return (start.line, start.column)
