@@ -38,6 +38,9 @@ class ReachingDefinitions:
     def __init__(self, module: cst.Module, scopes: Mapping[cst.CSTNode, Optional[Scope]]) -> None:
         self._module = module
         self._scopes = scopes
+        # By scope, walked on the first question about one of its reads.
+        self._walks: Dict[int, Dict[cst.CSTNode, Bindings]] = {}
+        self._augmented: Dict[int, List[cst.CSTNode]] = {}
 
     def reaching(self, read: cst.CSTNode) -> Bindings:
         """The bindings of the name ``read`` reads that may hold when it runs."""
@@ -52,9 +55,7 @@ class ReachingDefinitions:
         scope = getattr(binding, "scope", None)
         candidates = self._reads_referring_to.get(binding, [])
         if _is_flow_scope(scope):
-            walked = self._walk(scope)
-            # ``x += 1`` reads ``x`` where no scope records a read.
-            candidates = [*candidates, *(read for read in walked if read not in self._referents)]
+            candidates = [*candidates, *self._augmented_reads(scope)]
         return [read for read in candidates if binding in self.reaching(read)]
 
     def answered(self, read: cst.CSTNode) -> bool:
@@ -89,9 +90,12 @@ class ReachingDefinitions:
                 reads.setdefault(binding, []).append(read)
         return reads
 
-    @cached_property
-    def _walks(self) -> Dict[int, Dict[cst.CSTNode, Bindings]]:
-        return {}
+    def _augmented_reads(self, scope: Scope) -> List[cst.CSTNode]:
+        """The reads of ``x`` that ``x += 1`` makes in ``scope``, which no scope records."""
+        found = self._augmented.get(id(scope))
+        if found is None:
+            found = self._augmented[id(scope)] = [read for read in self._walk(scope) if read not in self._referents]
+        return found
 
     def _walk(self, scope: Scope) -> Dict[cst.CSTNode, Bindings]:
         """What reaches each read the walk of ``scope``'s body answers for; run on first need."""
