@@ -101,14 +101,7 @@ def _is_shown(node: cst.CSTNode, site: CallSite) -> bool:
     call = parents.get(parent) if isinstance(parent, cst.Arg) and not parent.star else None
     if not isinstance(call, cst.Call):
         return False
-    return _is_print(call.func, site) or _is_logging(call.func, site)
-
-
-def _is_print(func: cst.BaseExpression, site: CallSite) -> bool:
-    bindings = site.analysis.bindings
-    return isinstance(func, cst.Name) and func.value == "print" and not any(
-        getattr(binding, "node", None) is not None for binding in bindings.reaching(func)
-    )
+    return site.analysis.flow.calls_builtin(call, "print") or _is_logging(call.func, site)
 
 
 def _is_logging(func: cst.BaseExpression, site: CallSite) -> bool:
