@@ -1,0 +1,28 @@
+"""A call retried with tenacity and a definition cached with lru_cache, as applications wrap them."""
+
+from functools import lru_cache
+
+from openai import OpenAI
+from tenacity import retry, stop_after_attempt, wait_fixed
+
+client = OpenAI()
+
+
+@retry(wait=wait_fixed(0), stop=stop_after_attempt(3))
+def complete(prompt: str):
+    return client.chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": prompt}])
+
+
+@lru_cache(maxsize=16)
+def define(word: str):
+    return client.chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": f"Define {word}."}])
+
+
+def main() -> None:
+    print(complete("Tell me a joke.").choices[0].message.content)
+    print(define("ephemeral").choices[0].message.content)
+    print(define("ephemeral").choices[0].message.content)  # cached: no second request
+
+
+if __name__ == "__main__":
+    main()
