@@ -12,14 +12,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
-from typing import List, Optional, Tuple, Union
+from typing import List, Optional, Set, Tuple, Union
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata import CodeRange
 
 from migrator.clients import is_openai_client
-from migrator.model import Options
+from migrator.model import ImportedClient, Options, ProjectFacts
 from migrator.screen import legacy_method
 from migrator.semantic.bindings import Bindings, Definition
 from migrator.semantic.flow import ValueFlow
@@ -98,14 +98,43 @@ class AnnotationUse:
     position: CodeRange
 
 
+class ProjectQuestions:
+    """What the other modules of the project say about this one, and which of it the module
+    asked: the engine asks the project again, and runs the module again, when the answers
+    differ from what a module on its own assumes."""
+
+    def __init__(self, facts: ProjectFacts) -> None:
+        self.facts = facts
+        self.exported: Set[str] = set()  # top-level names whose importers were asked about
+        self.imported: Set[str] = set()  # imported names whose definitions were asked about
+
+    def importers_of(self, name: str) -> Tuple[str, ...]:
+        """Where other modules import the top-level name ``name`` of this module ("path:line")."""
+        self.exported.add(name)
+        return self.facts.importers_of(name)
+
+    def client(self, name: str) -> Optional[ImportedClient]:
+        """What the module this one imports ``name`` from makes it, when that is an OpenAI client."""
+        self.imported.add(name)
+        return self.facts.client(name)
+
+
 class ModuleAnalysis:
     """One module, as the migration reads it: the semantic model's answers (``nodes``,
-    ``bindings``, ``imports``, ``flow``), and what is OpenAI's in it."""
+    ``bindings``, ``imports``, ``flow``), what the rest of its project says of it
+    (``project``), and what is OpenAI's in it."""
 
-    def __init__(self, module: cst.Module, options: Options = Options(), source: Optional[bytes] = None) -> None:
+    def __init__(
+        self,
+        module: cst.Module,
+        options: Options = Options(),
+        source: Optional[bytes] = None,
+        facts: ProjectFacts = ProjectFacts(),
+    ) -> None:
         self.module = module
         self.options = options  # the run's options, for hooks whose decision depends on them
         self.source = module.bytes if source is None else source  # what the module was parsed from
+        self.project = ProjectQuestions(facts)
         self.nodes = Nodes(module)
         self.bindings = Bindings(module, self.nodes)
         self.imports = Imports(self.nodes, self.bindings)
@@ -173,13 +202,34 @@ class ModuleAnalysis:
                     receiver=receiver,
                     resource=resource,
                     wrapper=wrapper,
-                    # Every way a receiver is proved a client goes through an import of openai.
-                    traced=self.imports_openai and is_openai_client(receiver, self),
+                    traced=self._may_hold_a_client(receiver) and is_openai_client(receiver, self),
                     statement=self.nodes.enclosing_statement(call),
                     analysis=self,
                 )
             )
         return sites
+
+    def _may_hold_a_client(self, receiver: cst.BaseExpression) -> bool:
+        """Can the proof find a client at all? Every way it does goes through an import of
+        openai, here or, for a name this module imports, in the module it comes from. Asked
+        first because the proof resolves scopes, which most modules without openai never need."""
+        if self.imports_openai:
+            return True
+        root = receiver
+        while isinstance(root, (cst.Attribute, cst.Call)):
+            root = root.value if isinstance(root, cst.Attribute) else root.func
+        return isinstance(root, cst.Name) and root.value in self._imported_names
+
+    @cached_property
+    def _imported_names(self) -> Set[str]:
+        """The names the module's import statements bind, wherever they are."""
+        names = set()
+        for statement in self.nodes.nodes_of(cst.Import, cst.ImportFrom):
+            if isinstance(statement.names, cst.ImportStar):
+                continue
+            for alias in statement.names:
+                names.add(alias.evaluated_alias or alias.evaluated_name.split(".")[0])
+        return names
 
     def chat_type(self, node: cst.CSTNode) -> Optional[str]:
         """The name of the Chat Completions type ``node`` names (``ChatCompletion``,

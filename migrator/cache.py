@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 import migrator
-from migrator.model import Finding, Options, SourceResult
+from migrator.model import Finding, Options, ProjectFacts, SourceResult
 from migrator.registry import rules_folder
 
 FORMAT = 1  # the entry format; entries of another format are never read
@@ -106,16 +106,16 @@ class Cache:
 
     # -- results, by content -----------------------------------------------------------
 
-    def get(self, path: Path, source: bytes) -> Optional[SourceResult]:
-        """The stored result for this file content, or None if there is none to trust."""
-        key = self.key(path, source)
+    def get(self, path: Path, source: bytes, facts: ProjectFacts = ProjectFacts()) -> Optional[SourceResult]:
+        """The stored result for this file content (and these facts of its project), or None if there is none to trust."""
+        key = self.key(path, source, facts)
         try:
             return decode(json.loads(self._entry(key).read_bytes()), key, source)
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             return None  # missing or corrupt: as good as missing
 
-    def put(self, path: Path, source: bytes, result: SourceResult) -> None:
-        key = self.key(path, source)
+    def put(self, path: Path, source: bytes, result: SourceResult, facts: ProjectFacts = ProjectFacts()) -> None:
+        key = self.key(path, source, facts)
         try:
             data = json.dumps(encode(result, key)).encode()
             if decode(json.loads(data), key, source) != result:
@@ -124,15 +124,18 @@ class Cache:
         except (OSError, ValueError, TypeError):
             pass
 
-    def key(self, path: Path, source: bytes) -> str:
+    def key(self, path: Path, source: bytes, facts: ProjectFacts = ProjectFacts()) -> str:
         """A hash of everything the file's result depends on; the path counts only through the
-        options in force for it (its per-file ignores) and its kind."""
+        options in force for it (its per-file ignores) and its kind; the other modules of its
+        project through what they say of it (``facts``), when they say anything."""
         options = self.options.for_path(path)
         if options not in self._digests:
             self._digests[options] = configuration_digest(options)
         digest = hashlib.sha256(self._digests[options].encode())
         digest.update(path.suffix.encode() + b"\0")
         digest.update(source)
+        if facts != ProjectFacts():
+            digest.update(b"\0" + repr(facts).encode())
         return digest.hexdigest()
 
     def _entry(self, key: str) -> Path:

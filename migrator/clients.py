@@ -12,7 +12,9 @@ when every value it can hold is
 - returned by every ``return`` of a function of the module (``get_client()``);
 - bound to a name, or to an attribute (``self.client``, ``Bot.client``) that nothing else in
   the module binds to anything else;
-- ``x or OpenAI()``, ``x if x else OpenAI()``: either side, where ``x`` is a client or None.
+- ``x or OpenAI()``, ``x if x else OpenAI()``: either side, where ``x`` is a client or None;
+- imported from another module of the project that makes it a client, or a function returning
+  one, and binds it nowhere else (``from .llm import client``; see ``migrator.project``).
 
 A parameter without an annotation is no proof: code in other modules may pass a Groq client.
 Knowledge of code in general (scopes, bindings, qualified names) comes from the analysis; this
@@ -124,6 +126,11 @@ class _ClientProof:
             return self._declared(node, parent.value, parent.annotation, none_allowed)
         if isinstance(parent, cst.AsName) and isinstance(self.analysis.nodes.parents.get(parent), cst.WithItem):
             return self.origins(self.analysis.nodes.parents[parent].item, none_allowed)  # a client's __enter__ returns it
+        if isinstance(node, cst.ImportFrom) and not isinstance(node.names, cst.ImportStar):
+            imported = self.analysis.project.client(binding.name)
+            if imported is None or imported.kind != "client":
+                return None
+            return [alias for alias in node.names if (alias.evaluated_alias or alias.evaluated_name) == binding.name]
         return None
 
     def _declared(
@@ -154,9 +161,19 @@ class _ClientProof:
         if not awaited and isinstance(func, cst.Attribute) and func.attr.value in CLIENT_COPY_METHODS:
             return [call] if self.origins(func.value, False) is not None else None
         function = self.analysis.flow.function_called(call)
-        if function is None or awaited != (function.asynchronous is not None):
+        if function is None:
+            return [call] if self._imported_factory(func, awaited) else None
+        if awaited != (function.asynchronous is not None):
             return None
         return self._returned(function, call, none_allowed)
+
+    def _imported_factory(self, func: cst.BaseExpression, awaited: bool) -> bool:
+        """Is ``func`` a function imported from a module of the project that returns a client?"""
+        bindings = self.analysis.bindings.referents(func) if isinstance(func, cst.Name) else None
+        if not bindings or len(bindings) != 1 or not isinstance(bindings[0].node, cst.ImportFrom):
+            return False
+        imported = self.analysis.project.client(bindings[0].name)
+        return imported is not None and imported.kind == ("async factory" if awaited else "factory")
 
     def _returned(self, function: cst.FunctionDef, call: cst.Call, none_allowed: bool) -> Origins:
         """What a call of ``function`` returns: what each of its ``return``s returns, or its
@@ -176,12 +193,26 @@ class _ClientProof:
         return [call] if self._declares_client(function.returns, none_allowed) else None
 
     def _attribute(self, expr: cst.Attribute, none_allowed: bool) -> Origins:
-        """``self.client``, ``Bot.client``: what every binding of the attribute in the module holds."""
+        """``self.client``, ``Bot.client``: what every binding of the attribute in the module
+        holds; ``llm.client`` after ``import llm``: what that module makes it."""
+        if self._reads_imported_module(expr):
+            imported = self.analysis.project.client(get_full_name_for_node(expr))
+            return [expr] if imported is not None and imported.kind == "client" else None
         owner = self._class_of(expr.value)
         bindings = self._attribute_bindings(owner, expr.attr.value) if owner is not None else None
         if not bindings:
             return None
         return _all(self._declared(target, value, annotation, none_allowed) for target, value, annotation in bindings)
+
+    def _reads_imported_module(self, expr: cst.Attribute) -> bool:
+        """Is ``expr`` a dotted name whose first name only an import binds (``llm.client``)?"""
+        root = expr.value
+        while isinstance(root, cst.Attribute):
+            root = root.value
+        if not isinstance(root, cst.Name):
+            return False
+        bindings = self.analysis.bindings.referents(root)
+        return len(bindings) == 1 and isinstance(bindings[0].node, (cst.Import, cst.ImportFrom))
 
     def _class_of(self, expr: cst.BaseExpression) -> Optional[cst.ClassDef]:
         """The class of the module whose instances (``self``) or whose own attributes ``expr`` reads."""

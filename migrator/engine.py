@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Deque, Iterator, List, Optional, Sequence, Union
 
 from migrator.discovery import DiscoveryError, discover
-from migrator.model import FileResult, Options, SourceResult
+from migrator.model import FileResult, Options, ProjectFacts, SourceResult
 from migrator.prefilter import Needs, is_candidate, needed_texts
 from migrator.screen import needs_libcst
 from migrator.source import SourceError, decode_source, read_source, write_atomic
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     import libcst as cst
 
     from migrator.cache import Cache
+    from migrator.project import Project
 
 # Below this many files, a run is too small for worker processes to pay off.
 PARALLEL_THRESHOLD = 8
@@ -44,8 +45,10 @@ WAITING_FILES = 4096
 NOTEBOOK_SUFFIX = ".ipynb"
 
 
-def transform_source(source: bytes, options: Options = Options()) -> SourceResult:
-    """Migrate one module's source.
+def transform_source(source: bytes, options: Options = Options(), facts: ProjectFacts = ProjectFacts()) -> SourceResult:
+    """Migrate one module's source, with what the rest of its project says of it (by default:
+    nothing imports it, and it imports no client). The result names what it asked of the
+    project (``exported_names``, ``imported_names``): with other facts, it may be another.
 
     Raises SourceError for a source Python would refuse before parsing it (null bytes, a bad
     encoding, brackets nested too deep), libcst.ParserSyntaxError for code that does not parse,
@@ -56,21 +59,28 @@ def transform_source(source: bytes, options: Options = Options()) -> SourceResul
     with _cycles_collected_after():
         if not needs_libcst(source, needed_texts(options.select, options.ignore)):
             return SourceResult(source=source, output=source)
-        return _migrated(source, options)
+        return _migrated(source, options, facts)
 
 
-def _migrated(source: bytes, options: Options) -> SourceResult:
+def _migrated(source: bytes, options: Options, facts: ProjectFacts) -> SourceResult:
     import libcst as cst
     from migrator.analysis import ModuleAnalysis
     from migrator.planner import plan_module
     from migrator.rewrite import apply_plans
 
     module = cst.parse_module(source)
-    analysis = ModuleAnalysis(module, options, source)
+    analysis = ModuleAnalysis(module, options, source, facts)
     plan = plan_module(analysis, options)
     output = _checked_output(source, module, apply_plans(module, plan.sites, options)) if plan.sites else source
     findings = sorted(plan.findings, key=lambda f: f.sort_key())
-    return SourceResult(source=source, output=output, findings=findings, calls_migrated=len(plan.sites))
+    return SourceResult(
+        source=source,
+        output=output,
+        findings=findings,
+        calls_migrated=len(plan.sites),
+        exported_names=sorted(analysis.project.exported),
+        imported_names=sorted(analysis.project.imported),
+    )
 
 
 @contextmanager
@@ -164,6 +174,7 @@ def run(
     exclude: Sequence[str] = (),
     jobs: Optional[int] = None,
     cache: Optional[Cache] = None,
+    project: Optional[Project] = None,
 ) -> Results:
     """Discover the files now; read and transform them as the results are consumed. Writes nothing.
 
@@ -172,10 +183,14 @@ def run(
     configuration is not parsed again, and a file in which a run with the same configuration
     found nothing is not even read while its status is unchanged. The result of a file that
     cannot hold a finding (not a candidate), or is not read, comes back without its source
-    (empty ``source`` and ``output``): nothing is shown of it.
+    (empty ``source`` and ``output``): nothing is shown of it. A file whose result depends on
+    other modules is transformed again with what ``project`` (by default, the project each file
+    belongs to) says of it.
     """
+    from migrator.project import Project
+
     files = list(discover(paths, exclude))
-    return Results(len(files), _results(files, options, jobs, cache))
+    return Results(len(files), _results(files, options, jobs, cache, project or Project()))
 
 
 def _is_notebook(item: Union[Path, DiscoveryError]) -> bool:
@@ -189,19 +204,19 @@ def _notebook_code(source: bytes) -> bytes:
 
 
 def _results(
-    files: List[Union[Path, DiscoveryError]], options: Options, jobs: Optional[int], cache: Optional[Cache]
+    files: List[Union[Path, DiscoveryError]], options: Options, jobs: Optional[int], cache: Optional[Cache], project: Project
 ) -> Iterator[FileResult]:
     needs = needed_texts(options.select, options.ignore)
     workers = min(jobs or os.cpu_count() or 1, len(files))
     if workers > 1 and len(files) >= PARALLEL_THRESHOLD:
         pool = _Pool(workers)
         try:
-            pipeline = _Pipeline(options, needs, cache, pool.submit)
+            pipeline = _Pipeline(options, needs, cache, project, pool.submit)
             yield from _in_order(files, pipeline, candidates=CANDIDATES_PER_WORKER * workers, waiting=WAITING_FILES)
         finally:
             pool.shutdown()
     else:
-        yield from _in_order(files, _Pipeline(options, needs, cache, _now), candidates=1, waiting=1)
+        yield from _in_order(files, _Pipeline(options, needs, cache, project, _now), candidates=1, waiting=1)
     if cache:
         cache.save()
 
@@ -252,12 +267,14 @@ def _in_order(
 
 @dataclass
 class _Transforming:
-    """A candidate file handed to a worker: its source is kept to store the result in the cache."""
+    """A candidate file handed to a worker, or found in the cache: its source is kept to store
+    the result in the cache, and to transform it again with what its project says."""
 
     path: Path
     source: bytes
     status: Optional[os.stat_result]  # the file's, before it was read, when there is a cache
     outcome: Union[FileResult, Future[FileResult]]  # a FileResult when transformed in this process
+    cached: bool = False  # the outcome came from the cache
 
 
 def _is_finished(entry: Union[FileResult, _Transforming]) -> bool:
@@ -271,6 +288,7 @@ class _Pipeline:
     options: Options
     needs: Needs  # what a file must hold to have a finding
     cache: Optional[Cache]
+    project: Project
     submit: Callable[..., Union[FileResult, Future[FileResult]]]
 
     def start(self, item: Union[Path, DiscoveryError]) -> Union[FileResult, _Transforming]:
@@ -289,16 +307,33 @@ class _Pipeline:
             return self._noted(FileResult(path=item, result=SourceResult(source=b"", output=b"")), status)
         cached = self.cache.get(item, source) if self.cache else None
         if cached is not None:
-            return self._noted(FileResult(path=item, result=cached), status)
+            return _Transforming(item, source, status, FileResult(path=item, result=cached), cached=True)
         return _Transforming(item, source, status, self.submit(_transform, item, source, self.options))
 
     def finish(self, entry: Union[FileResult, _Transforming]) -> FileResult:
         if isinstance(entry, FileResult):
             return entry
         result = entry.outcome if isinstance(entry.outcome, FileResult) else entry.outcome.result()
-        if self.cache and result.result is not None:
+        if self.cache and result.result is not None and not entry.cached:
             self.cache.put(entry.path, entry.source, result.result)
-        return self._noted(result, entry.status)
+        return self._noted(self._with_project(entry, result), entry.status)
+
+    def _with_project(self, entry: _Transforming, result: FileResult) -> FileResult:
+        """The result again, when the file's project says other than a module on its own assumes."""
+        asked = result.result
+        if asked is None or not (asked.exported_names or asked.imported_names) or _is_notebook(entry.path):
+            return result
+        facts = self.project.facts(entry.path, entry.source, asked.exported_names, asked.imported_names)
+        if facts == ProjectFacts():
+            return result
+        cached = self.cache.get(entry.path, entry.source, facts) if self.cache else None
+        if cached is not None:
+            return FileResult(path=entry.path, result=cached)
+        outcome = self.submit(_transform, entry.path, entry.source, self.options, facts)
+        final = outcome if isinstance(outcome, FileResult) else outcome.result()
+        if self.cache and final.result is not None:
+            self.cache.put(entry.path, entry.source, final.result, facts)
+        return final
 
     def _status(self, path: Path) -> Optional[os.stat_result]:
         """The file's status, when there is a cache to compare it with (None if it has none: reading it says why)."""
@@ -317,11 +352,12 @@ class _Pipeline:
         return result
 
 
-def _transform(path: Path, source: bytes, options: Options) -> FileResult:
+def _transform(path: Path, source: bytes, options: Options, facts: ProjectFacts = ProjectFacts()) -> FileResult:
     """Transform one file's source, in a worker process or in this one. Never raises."""
     try:
-        transform = transform_notebook if _is_notebook(path) else transform_source
-        return FileResult(path=path, result=transform(source, options.for_path(path)))
+        if _is_notebook(path):
+            return FileResult(path=path, result=transform_notebook(source, options.for_path(path)))
+        return FileResult(path=path, result=transform_source(source, options.for_path(path), facts))
     except SourceError as error:  # a bad notebook, or a cell that does not parse
         return FileResult(path=path, error=str(error))
     except Exception as error:  # one bad file must not stop the run

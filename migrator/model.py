@@ -75,6 +75,31 @@ class Options:
         return replace(self, ignore=frozenset(ignored))
 
 
+@dataclass(frozen=True)
+class ImportedClient:
+    """A name a module imports that its own module makes an OpenAI client, or a function returning one."""
+
+    name: str  # as the importing module binds it
+    kind: str  # "client", "factory" or "async factory"
+    server: Optional[str] = None  # the other server it talks to, in words; None for OpenAI's
+
+
+@dataclass(frozen=True)
+class ProjectFacts:
+    """What the other modules of its project tell one module (see ``migrator.project``). The
+    default is what a module on its own assumes: nobody imports it, and it imports no client."""
+
+    # (top-level name, where other modules import it: "path:line", ...), for the names asked about
+    importers: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
+    clients: Tuple[ImportedClient, ...] = ()
+
+    def importers_of(self, name: str) -> Tuple[str, ...]:
+        return next((places for n, places in self.importers if n == name), ())
+
+    def client(self, name: str) -> Optional[ImportedClient]:
+        return next((c for c in self.clients if c.name == name), None)
+
+
 @dataclass
 class SourceResult:
     """What the engine made of one source text."""
@@ -83,6 +108,10 @@ class SourceResult:
     output: bytes  # equal to source when nothing changed
     findings: list = field(default_factory=list)  # list[Finding], sorted
     calls_migrated: int = 0
+    # What the result depends on in the rest of the project (``ProjectFacts``): the module's
+    # top-level names whose importers count, and the names it imports whose definitions count.
+    exported_names: list = field(default_factory=list)  # list[str]
+    imported_names: list = field(default_factory=list)  # list[str]
 
     @property
     def changed(self) -> bool:

@@ -352,7 +352,29 @@ def _plan_uses(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnalysis)
         plan.blockers.append(Blocker(UNTRACED_RESULT, escape.reason, escape.position))
     for line in trace.aliases:  # its reads become reads of the result itself
         plan.use_rewrites.append((plan.rule, UseRewrite(target=line, build=lambda node: cst.RemoveFromParent())))
+    _block_results_read_elsewhere(plan, analysis)
     _plan_annotations(plan, rules, analysis, trace.annotations)
+
+
+# How many of the places that import a function a finding names.
+IMPORTERS_SHOWN = 3
+
+
+def _block_results_read_elsewhere(plan: SitePlan, analysis: ModuleAnalysis) -> None:
+    """A result that leaves the module through a function other modules of the project import
+    is handled there by code this module's migration does not change: the call stays as it is
+    (migrated, the function would hand those modules a Response where they read a completion)."""
+    leaving = [(name, "returned from", "code there reads what it returns") for name in plan.exported_functions]
+    leaving += [(name, "passed to", "calls there may pass it other values") for name in plan.exported_parameters]
+    for name, how, why in dict.fromkeys(leaving):
+        importers = analysis.project.importers_of(name.split(".")[0])
+        if not importers:
+            continue
+        shown = ", ".join(f"`{place}`" for place in importers[:IMPORTERS_SHOWN])
+        if len(importers) > IMPORTERS_SHOWN:
+            shown += f" and {len(importers) - IMPORTERS_SHOWN} more"
+        reason = f"it is {how} `{name}`, which other modules import ({shown}): {why}, and the tool does not migrate them with this call"
+        plan.blockers.append(Blocker(UNTRACED_RESULT, reason, plan.site.position))
 
 
 def _plan_annotations(
@@ -422,7 +444,7 @@ def _site_findings(plan: SitePlan, analysis: ModuleAnalysis, options: Options) -
             *(
                 Finding(
                     rule=UNTRACED_RESULT,
-                    message=f"{change}: callers in other modules must be migrated too",
+                    message=f"{change}: no other module of the project imports it, but callers outside the project must be migrated too",
                     confidence=Confidence.LOW,
                     **at_call,
                 )

@@ -39,6 +39,7 @@ from typing import Iterable, List, Optional
 from urllib.parse import urlsplit
 
 import libcst as cst
+from libcst.helpers import get_full_name_for_node
 
 from migrator.clients import CLIENT_CLASSES, CLIENT_COPY_METHODS, client_origins, is_openai_client
 from migrator.model import FixSafety
@@ -172,6 +173,10 @@ def _server_of_client(client: cst.BaseExpression, analysis) -> Optional[str]:
 
 
 def _server_of_origin(origin: cst.CSTNode, analysis) -> Optional[str]:
+    if isinstance(origin, cst.ImportAlias):  # a client another module of the project makes
+        return _imported_server(origin.evaluated_alias or origin.evaluated_name, analysis)
+    if isinstance(origin, cst.Attribute):  # ``llm.client``, that module's client
+        return _imported_server(get_full_name_for_node(origin), analysis)
     if not isinstance(origin, cst.Call):
         return None
     base_url = _argument(origin, "base_url")
@@ -183,7 +188,15 @@ def _server_of_origin(origin: cst.CSTNode, analysis) -> Optional[str]:
         return _environment_server(analysis)
     if _is_copy(origin):  # a copy keeps its original's server unless given another
         return _url_server(base_url, analysis) if base_url is not None else _server_of_client(origin.func.value, analysis)
+    referents = analysis.bindings.referents(origin.func) if isinstance(origin.func, cst.Name) else []
+    if len(referents) == 1 and isinstance(referents[0].node, cst.ImportFrom):
+        return _imported_server(origin.func.value, analysis)  # a client an imported function returns
     return None
+
+
+def _imported_server(name: str, analysis) -> Optional[str]:
+    imported = analysis.project.client(name)
+    return imported.server if imported is not None else None
 
 
 def _module_client_server(analysis) -> Optional[str]:

@@ -4,8 +4,10 @@ Reports a Chat Completions call whose result goes somewhere the tool cannot foll
 cannot be migrated: passed to a function, stored in an attribute or a container, returned from
 a lambda, a decorated function or a generator, read through a path no rule maps
 (`choices[1]`, `model_dump()`, `system_fingerprint`, ...), or held in a name that is also
-assigned something else. It also notes when a migrated call's result is returned from a public
-function, whose callers in other modules then receive a `Response`.
+assigned something else. A result returned from a function (or passed to one) that other
+modules of the project import is left alone too, and the finding says where they import it:
+they read what it returns as a completion. When no module of the project imports it, the call
+is migrated and the finding notes that callers outside the project then receive a `Response`.
 
 ## Why
 A call is migrated together with every read of its result, or not at all. Migrating the call
@@ -15,6 +17,12 @@ while some code still reads `choices` breaks that code at run time.
 ```python
 resp = client.chat.completions.create(model="gpt-4o", messages=msgs)
 save(resp)
+```
+
+```python
+# llm.py, whose `complete` another module imports (`from llm import complete`)
+def complete(messages):
+    return client.chat.completions.create(model="gpt-4o", messages=messages)
 ```
 
 ## Use instead
@@ -27,7 +35,9 @@ Manual: the tool only reports.
 What the tool follows: the name the result is assigned to (in every scope that reads it), a
 `return` of it from a function whose calls in the same module are followed in turn (methods
 through `self.` and through instances made in the module), `await`, and the raw response of
-`with_raw_response` (its `.parse()` and its HTTP metadata).
+`with_raw_response` (its `.parse()` and its HTTP metadata). Where other modules import a
+function is looked up in the whole project the file belongs to (the folder up from it with a
+`pyproject.toml` or `.git`), not only in the paths given.
 """
 
 from migrator.model import FixSafety

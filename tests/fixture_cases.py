@@ -4,13 +4,18 @@
 output (absent: the file must come out unchanged). ``findings.txt`` lists the expected findings,
 one ``line:col: rule message`` per line (absent: none are checked). ``options.txt`` names the
 ``Options`` fields switched on for the case, one per line.
+
+A case of several modules holds a small project instead: the tree ``before/``, the files that
+change as they must come out in ``after/`` (the others must come out unchanged), findings as
+``path:line:col: rule message``, and optionally ``paths.txt``: the paths given to the run,
+relative to the tree (absent: the whole tree). The tree is its own project.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 from migrator.model import Finding, Options
 
@@ -54,6 +59,36 @@ class Case:
 
 def all_cases() -> List[Case]:
     return [Case(before.parent) for before in sorted(FIXTURES.glob("*/*/before.py"))]
+
+
+@dataclass(frozen=True)
+class ProjectCase(Case):
+    """A case of several modules (see above)."""
+
+    @property
+    def before_files(self) -> Dict[str, bytes]:
+        return _tree(self.folder / "before")
+
+    @property
+    def after_files(self) -> Dict[str, bytes]:
+        """Every file of the tree as it must come out."""
+        return {**self.before_files, **_tree(self.folder / "after")}
+
+    @property
+    def paths(self) -> List[str]:
+        path = self.folder / "paths.txt"
+        return path.read_text(encoding="utf-8").split() if path.exists() else ["."]
+
+
+def project_cases() -> List[ProjectCase]:
+    return [ProjectCase(before.parent) for before in sorted(FIXTURES.glob("*/*/before")) if before.is_dir()]
+
+
+def _tree(folder: Path) -> Dict[str, bytes]:
+    """The files under ``folder`` by posix path relative to it."""
+    if not folder.is_dir():
+        return {}
+    return {path.relative_to(folder).as_posix(): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()}
 
 
 def finding_line(finding: Finding) -> str:

@@ -242,7 +242,7 @@ def test_missing_path_is_an_error_result(tmp_path):
 def test_internal_errors_are_isolated(tmp_path, monkeypatch):
     import migrator.engine as engine
 
-    def explode(source, options):
+    def explode(*arguments):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(engine, "transform_source", explode)

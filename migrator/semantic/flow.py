@@ -413,8 +413,9 @@ class ValueFlow:
             return False
         visited.add(id(function))
         trace.co_bound.extend(call for calls in passed_too for call in calls or ())
-        if self._is_exported(function):
-            trace.exported_parameters.append(function.name.value)
+        exported = self._exported_name(function)
+        if exported is not None:
+            trace.exported_parameters.append(exported)
         if parameter.annotation is not None:
             trace.annotations.append(parameter.annotation)
         self._trace_target(parameter.name, parameter, trace, visited)
@@ -508,8 +509,9 @@ class ValueFlow:
                 Escape(f"it is returned from `{name}`, which is used other than by calling it", self.nodes.positions[statement])
             )
             return
-        if self._is_exported(function):
-            trace.exported_functions.append(name)
+        exported = self._exported_name(function)
+        if exported is not None:
+            trace.exported_functions.append(exported)
         if function.returns is not None:
             trace.annotations.append(function.returns)
         for caller in callers:
@@ -565,19 +567,18 @@ class ValueFlow:
                 return False
         return True
 
-    def _is_exported(self, function: cst.FunctionDef) -> bool:
-        """Can code in another module call this? Public names at module or class level."""
-        owner = self.nodes.parents.get(function)
-        if function.name.value.startswith("_"):
-            return False
-        if owner is self.module:
-            return True
+    def _exported_name(self, function: cst.FunctionDef) -> Optional[str]:
+        """How code in another module may call this: ``name`` for a public function at module
+        level, ``Class.name`` for a public method of a public class there; None when it cannot."""
+        name = function.name.value
+        if name.startswith("_"):
+            return None
+        if self.nodes.parents.get(function) is self.module:
+            return name
         cls = self.nodes.enclosing(function, (cst.ClassDef, cst.FunctionDef))
-        return (
-            isinstance(cls, cst.ClassDef)
-            and self.nodes.parents.get(cls) is self.module
-            and not cls.name.value.startswith("_")
-        )
+        if isinstance(cls, cst.ClassDef) and self.nodes.parents.get(cls) is self.module and not cls.name.value.startswith("_"):
+            return f"{cls.name.value}.{name}"
+        return None
 
     def use_of(self, node: cst.BaseExpression) -> ResultUse:
         """The read that starts at ``node`` (a name, say): the attributes, constant indexes and

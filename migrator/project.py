@@ -1,0 +1,466 @@
+"""The project a file belongs to: what its other modules say, for the decisions one module
+cannot make alone.
+
+A module's own analysis cannot see who imports its functions, nor what a name it imports from
+another module of the project holds. When its result depends on that (a public function returns
+a Chat result, or a call's receiver is a name imported from elsewhere), the engine asks here,
+and transforms the file again with the answers (``ProjectFacts``) when they differ from what a
+module on its own would assume: nobody imports it, and it imports no client.
+
+The project is the folder the file belongs to (the nearest one up with a ``pyproject.toml``,
+``setup.py``, ``setup.cfg`` or ``.git``; else the folder its top package is in), not the paths
+given: a module outside them can import a function the run would change. Module names come from the folders: a file's name is dotted through the
+folders above it that hold an ``__init__.py``, and an absolute import is looked for first
+beside the importer's top package, then anywhere in the project. Nothing is read until the
+first question; then each Python file of the project is read once for its import statements
+(found in its text, and only they parsed), and a module is parsed whole only when a name it
+defines is asked about.
+
+What this cannot see is taken the cautious way: a module that imports the whole module and
+names the function anywhere counts as importing it; so does one that imports the module
+dynamically (``importlib.import_module``, ``__import__``) and names it in a string.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+
+from migrator.model import ImportedClient, ProjectFacts
+
+# The client classes of the SDK, by the modules that export them (as in migrator.clients,
+# which works on LibCST's nodes; this works on Python's own, before any LibCST is loaded).
+CLIENT_CLASSES = frozenset(
+    f"{module}.{name}"
+    for module in ("openai", "openai._client", "openai.lib.azure")
+    for name in ("OpenAI", "AsyncOpenAI", "AzureOpenAI", "AsyncAzureOpenAI", "Client", "AsyncClient")
+)
+AZURE_CLIENTS = frozenset(name for name in CLIENT_CLASSES if "Azure" in name)
+BASE_URL_VARIABLE = "OPENAI_BASE_URL"
+PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+DYNAMIC_IMPORT = re.compile(r"\bimport_module\s*\(|\b__import__\s*\(")
+# How many modules a name may be re-exported through before the search gives up on it.
+MAX_RE_EXPORTS = 8
+
+
+def project_root(path: Path) -> Path:
+    """The folder of the project ``path`` belongs to: the nearest up with a marker, else the
+    folder its top package is in."""
+    path = path.resolve()
+    for candidate in path.parents:
+        if any((candidate / marker).exists() for marker in PROJECT_MARKERS):
+            return candidate
+    return _module_of(path).base
+
+
+@dataclass
+class _Module:
+    path: Path  # resolved
+    name: str  # dotted, from the folders above it that are packages
+    base: Path  # the folder the dotted name starts in
+    is_package: bool  # an ``__init__.py``
+
+    @property
+    def package(self) -> List[str]:
+        """The dotted parts of the package relative imports start from."""
+        parts = self.name.split(".") if self.name else []
+        return parts if self.is_package else parts[:-1]
+
+
+def _module_of(path: Path) -> _Module:
+    is_package = path.name == "__init__.py"
+    package, base = _package(path.parent)
+    parts = package if is_package else (*package, path.stem)
+    return _Module(path=path, name=".".join(parts), base=base, is_package=is_package)
+
+
+@lru_cache(maxsize=None)
+def _package(folder: Path) -> Tuple[Tuple[str, ...], Path]:
+    """The dotted parts of the package ``folder`` is (none if it is not one), and the folder
+    its top package is in."""
+    if folder.parent == folder or not (folder / "__init__.py").exists():
+        return (), folder
+    parts, base = _package(folder.parent)
+    return (*parts, folder.name), base
+
+
+class Project:
+    """The projects of one run's files, each indexed on the first question about it.
+
+    ``root`` fixes the project instead of finding it from each file (for a tree handed over
+    as a whole, such as a test's)."""
+
+    def __init__(self, root: Optional[Path] = None) -> None:
+        self._root = root.resolve() if root is not None else None
+        self._trees: Dict[Path, _Tree] = {}
+        _package.cache_clear()  # what the folders hold as this run starts
+
+    def facts(self, path: Path, source: bytes, exported: Sequence[str], imported: Sequence[str]) -> ProjectFacts:
+        """What the rest of the project says about the module at ``path``: where other modules
+        import each of the ``exported`` top-level names, and which of the ``imported`` names
+        are OpenAI clients (or functions returning one) in the module they come from."""
+        path = path.resolve()
+        tree = self._tree(self._root or project_root(path))
+        if path not in tree.modules:  # in a folder the project leaves out (hidden, say): its own
+            tree = self._tree(_module_of(path).base)
+        module = tree.module(path)
+        syntax = _parsed(source)
+        importers = tree.importers(module, exported) if exported else {}
+        clients = [client for name in imported if (client := tree.imported_client(module, syntax, name)) is not None]
+        return ProjectFacts(
+            importers=tuple((name, tuple(importers[name])) for name in exported if importers.get(name)),
+            clients=tuple(clients),
+        )
+
+
+    def _tree(self, root: Path) -> "_Tree":
+        if root not in self._trees:
+            self._trees[root] = _Tree(root)
+        return self._trees[root]
+
+
+class _Tree:
+    """One project's Python modules: their names, and the import statements of each, read on
+    the first question that needs them."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._modules: Optional[Dict[Path, _Module]] = None
+        self._imports: Dict[Path, _Imports] = {}
+        self._syntax: Dict[Path, Optional[ast.Module]] = {}
+
+    @property
+    def modules(self) -> Dict[Path, _Module]:
+        if self._modules is None:
+            self._modules = {path: _module_of(path) for path in _python_files(self.root)}
+        return self._modules
+
+    def module(self, path: Path) -> _Module:
+        return self.modules.get(path) or _module_of(path)
+
+    def imports(self, path: Path) -> _Imports:
+        if path not in self._imports:
+            self._imports[path] = _Imports.of(_read(path))
+        return self._imports[path]
+
+    def syntax(self, path: Path) -> Optional[ast.Module]:
+        if path not in self._syntax:
+            self._syntax[path] = _parsed(_read(path).encode())
+        return self._syntax[path]
+
+    def where(self, path: Path, line: int) -> str:
+        try:
+            shown = path.relative_to(self.root).as_posix()
+        except ValueError:
+            shown = path.as_posix()
+        return f"{shown}:{line}"
+
+    # -- who imports a module's names --------------------------------------------------
+
+    def importers(self, target: _Module, names: Sequence[str]) -> Dict[str, List[str]]:
+        """By name, where other modules of the project import it from ``target``: directly,
+        through the whole module, or through a module that imports it in turn."""
+        found: Dict[str, List[str]] = {}
+        for name in names:
+            places = found[name] = []
+            seen: Set[Path] = {target.path}
+            pending = [(target, 0)]
+            while pending:
+                module, depth = pending.pop()
+                for importer, line in self._importers_of(module, name):
+                    places.append(self.where(importer.path, line))
+                    if importer.path not in seen and depth < MAX_RE_EXPORTS:
+                        seen.add(importer.path)
+                        pending.append((importer, depth + 1))
+        return found
+
+    def _importers_of(self, target: _Module, name: str) -> Iterator[Tuple[_Module, int]]:
+        """(module, line) for each import of ``name`` from ``target`` by another module."""
+        for path, module in self.modules.items():
+            if path == target.path:
+                continue
+            imports = self.imports(path)
+            if imports.dynamic is not None and not imports.dynamic.isdisjoint(target.name.split(".")):
+                yield module, imports.dynamic_line
+                continue
+            for statement in imports.statements:
+                if self._imports_name(module, statement, target, name):
+                    yield module, statement.lineno
+                    break
+
+    def _imports_name(self, module: _Module, statement: ast.stmt, target: _Module, name: str) -> bool:
+        """Does ``statement`` of ``module`` import ``name`` from ``target``, or the whole of
+        ``target`` where the module reads ``name`` from it?"""
+        if isinstance(statement, ast.ImportFrom):
+            source = self._absolute(module, statement.module, statement.level)
+            for alias in statement.names:
+                if self._is(source, target, module) and alias.name in (name, "*"):
+                    return True
+                whole = f"{source}.{alias.name}" if source else alias.name
+                if self._is(whole, target, module) and _names_attribute(_read(module.path), alias.asname or alias.name, name):
+                    return True
+        elif isinstance(statement, ast.Import):
+            for alias in statement.names:
+                if self._is(alias.name, target, module) and _names_attribute(_read(module.path), alias.asname or alias.name, name):
+                    return True
+        return False
+
+    def _is(self, dotted: Optional[str], target: _Module, importer: _Module) -> bool:
+        """Does the module name ``dotted``, imported by ``importer``, mean ``target``?"""
+        if not dotted or dotted != target.name:
+            return False
+        if target.base == importer.base:
+            return True
+        # Another top package of the same name beside the importer would be the one imported.
+        return not any(m.name == dotted and m.base == importer.base for m in self.modules.values())
+
+    @staticmethod
+    def _absolute(module: _Module, name: Optional[str], level: int) -> Optional[str]:
+        """The absolute name of ``from <level dots><name> import ...`` in ``module``."""
+        if level == 0:
+            return name
+        package = module.package
+        if level - 1 > len(package):
+            return None
+        parts = package[: len(package) - (level - 1)]
+        return ".".join([*parts, *([name] if name else [])])
+
+    def _resolve(self, importer: _Module, dotted: Optional[str]) -> Optional[_Module]:
+        """The project module ``dotted`` names for ``importer``: beside it first."""
+        if not dotted:
+            return None
+        matches = [m for m in self.modules.values() if m.name == dotted]
+        beside = [m for m in matches if m.base == importer.base]
+        chosen = beside or matches
+        return chosen[0] if len(chosen) == 1 else None
+
+    # -- what an imported name holds --------------------------------------------------
+
+    def imported_client(self, module: _Module, syntax: Optional[ast.Module], name: str) -> Optional[ImportedClient]:
+        """``name``, as ``module`` imports it, when the module it comes from makes it an OpenAI
+        client (or a function returning one) and binds it nowhere else."""
+        binding = _import_binding(syntax, name) if syntax is not None else None
+        if binding is None:
+            return None
+        source, level, original = binding
+        found = self._client_definition(module, source, level, original, depth=0)
+        if found is None:
+            return None
+        kind, server = found
+        return ImportedClient(name=name, kind=kind, server=server)
+
+    def _client_definition(
+        self, importer: _Module, source: Optional[str], level: int, name: str, depth: int
+    ) -> Optional[Tuple[str, Optional[str]]]:
+        if depth > MAX_RE_EXPORTS:
+            return None
+        defining = self._resolve(importer, self._absolute(importer, source, level))
+        syntax = self.syntax(defining.path) if defining is not None else None
+        if syntax is None:
+            return None
+        bindings = [node for node in _top_level_bindings(syntax) if name in _bound_names(node)]
+        if len(bindings) != 1 or _rebound_globally(syntax, name):
+            return None
+        node = bindings[0]
+        classes = _client_class_names(syntax)
+        text = _read(defining.path)
+        if isinstance(node, ast.ImportFrom):
+            original = next(alias.name for alias in node.names if (alias.asname or alias.name) == name)
+            return self._client_definition(defining, node.module, node.level, original, depth + 1)
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call):
+            server = _server_of_construction(node.value, classes, text)
+            return ("client", server[1]) if server is not None else None
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            returned = _returned_client(node, classes, text)
+            return ("factory" if isinstance(node, ast.FunctionDef) else "async factory", returned[1]) if returned else None
+        return None
+
+
+# An import statement as written, with what continues it: a parenthesised list, or lines
+# ended by a backslash. One in a docstring counts too: an importer too many is the cautious way.
+IMPORT_STATEMENT = re.compile(
+    r"^[ \t]*(?:from[ \t]+[.\w]+[ \t]+import[ \t]*(?:\([^)]*\)|(?:[^\n]*\\\r?\n)*[^\n]*)|import[ \t]+(?:[^\n]*\\\r?\n)*[^\n]*)",
+    re.MULTILINE,
+)
+STRING_WORDS = re.compile(r"[\"']([^\"'\n]*)[\"']")
+
+
+@dataclass
+class _Imports:
+    """What one module imports, read from its text without parsing all of it."""
+
+    statements: List[ast.stmt]  # ``import`` and ``from ... import``, with the lines they start on
+    dynamic: Optional[Set[str]]  # when it imports by name at run time: the words of its strings
+    dynamic_line: int  # where it first does
+
+    @classmethod
+    def of(cls, text: str) -> "_Imports":
+        statements = []
+        for match in IMPORT_STATEMENT.finditer(text):
+            syntax = _parsed(match.group().strip().encode())
+            if syntax is not None and len(syntax.body) == 1 and isinstance(syntax.body[0], (ast.Import, ast.ImportFrom)):
+                statement = syntax.body[0]
+                statement.lineno = 1 + text.count("\n", 0, match.start())
+                statements.append(statement)
+        dynamic = DYNAMIC_IMPORT.search(text)
+        if dynamic is None:
+            return cls(statements, None, 0)
+        words = {word for literal in STRING_WORDS.findall(text) for word in re.findall(r"\w+", literal)}
+        return cls(statements, words, 1 + text.count("\n", 0, dynamic.start()))
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_bytes().decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _python_files(root: Path) -> List[Path]:
+    """The project's Python modules, resolved; hidden folders, virtual environments and caches left out."""
+    found = []
+    for folder, subfolders, files in os.walk(root):
+        subfolders[:] = [
+            d for d in subfolders
+            if not d.startswith(".") and d not in ("__pycache__", "node_modules", "site-packages")
+            and not (Path(folder) / d / "pyvenv.cfg").exists()
+        ]
+        found.extend(Path(folder, f).resolve() for f in files if f.endswith(".py"))
+    return found
+
+
+def _parsed(source: bytes) -> Optional[ast.Module]:
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+
+
+def _names_attribute(text: str, module_name: str, attribute: str) -> bool:
+    """Does ``text`` read ``<module_name>(.x)*.<attribute>``?"""
+    return re.search(rf"\b{re.escape(module_name)}(?:\s*\.\s*\w+)*\s*\.\s*{re.escape(attribute)}\b", text) is not None
+
+
+def _import_binding(syntax: ast.Module, name: str) -> Optional[Tuple[Optional[str], int, str]]:
+    """(module, level, attribute) that ``name`` reads through the one import binding its first
+    part: ``client`` after ``from .llm import client`` is (``llm``, 1, ``client``); ``llm.client``
+    after ``import app.llm as llm`` or ``from app import llm`` is (``app.llm``, 0, ``client``)."""
+    parts = name.split(".")
+    head, middle, attribute = parts[0], parts[1:-1], parts[-1]
+    found = []
+    for node in ast.walk(syntax):
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if (alias.asname or alias.name) != head:
+                    continue
+                if len(parts) == 1:
+                    found.append((node.module, node.level, alias.name))
+                else:
+                    found.append((".".join(filter(None, [node.module, alias.name, *middle])), node.level, attribute))
+        elif isinstance(node, ast.Import) and len(parts) > 1:
+            for alias in node.names:
+                if alias.asname == head:
+                    found.append((".".join([alias.name, *middle]), 0, attribute))
+                elif alias.asname is None and alias.name.split(".")[0] == head:
+                    found.append((".".join([head, *middle]), 0, attribute))
+    return found[0] if len(found) == 1 else None
+
+
+def _top_level_bindings(syntax: ast.Module) -> Iterator[ast.stmt]:
+    """The module's top-level statements that may bind names, also under ``if``/``try``."""
+    pending: List[ast.stmt] = list(syntax.body)
+    while pending:
+        node = pending.pop(0)
+        if isinstance(node, (ast.If, ast.Try, ast.With, ast.For, ast.While)):
+            for field in ("body", "orelse", "finalbody"):
+                pending.extend(getattr(node, field, []))
+            for handler in getattr(node, "handlers", []):
+                pending.extend(handler.body)
+            if not isinstance(node, (ast.If, ast.Try)):
+                yield node  # their targets bind names too
+            continue
+        yield node
+
+
+def _bound_names(node: ast.stmt) -> Set[str]:
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {node.name}
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return {(a.asname or a.name).split(".")[0] for a in node.names}
+    targets: Iterable[ast.AST] = ()
+    if isinstance(node, ast.Assign):
+        targets = node.targets
+    elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+        targets = [node.target]
+    elif isinstance(node, (ast.For, ast.AsyncFor)):
+        targets = [node.target]
+    elif isinstance(node, (ast.With, ast.AsyncWith)):
+        targets = [item.optional_vars for item in node.items if item.optional_vars is not None]
+    elif isinstance(node, ast.Delete):
+        targets = node.targets
+    return {n.id for target in targets for n in ast.walk(target) if isinstance(n, ast.Name)}
+
+
+def _rebound_globally(syntax: ast.Module, name: str) -> bool:
+    """Does a function of the module rebind the name through ``global``?"""
+    return any(isinstance(node, ast.Global) and name in node.names for node in ast.walk(syntax))
+
+
+def _client_class_names(syntax: ast.Module) -> Dict[str, str]:
+    """The names the module spells the SDK's client classes with, to the classes: ``OpenAI``
+    for ``from openai import OpenAI``, ``openai.OpenAI`` for ``import openai``."""
+    names: Dict[str, str] = {}
+    for node in syntax.body:
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            for alias in node.names:
+                if f"{node.module}.{alias.name}" in CLIENT_CLASSES:
+                    names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "openai":
+                    for qualified in CLIENT_CLASSES:
+                        module, _, cls = qualified.rpartition(".")
+                        if module.startswith(alias.name) or alias.name == module:
+                            names[f"{alias.asname or module}.{cls}" if alias.asname else qualified] = qualified
+    return names
+
+
+def _server_of_construction(call: ast.Call, classes: Dict[str, str], text: str) -> Optional[Tuple[str, Optional[str]]]:
+    """(class, the other server it talks to in words, or None for OpenAI's) when ``call``
+    makes a client; None when it does not."""
+    spelled = ast.unparse(call.func)
+    if spelled not in classes:
+        return None
+    cls = classes[spelled]
+    if cls in AZURE_CLIENTS:
+        return cls, None
+    base_url = next((k.value for k in call.keywords if k.arg == "base_url"), None)
+    if base_url is not None:
+        url = base_url.value if isinstance(base_url, ast.Constant) and isinstance(base_url.value, str) else None
+        return cls, f"`{url}`" if url is not None else f"the URL `{ast.unparse(base_url)}` holds at run time"
+    if call.args or any(k.arg is None for k in call.keywords):
+        return cls, "a URL the arguments it is built with may hold"
+    if BASE_URL_VARIABLE in text:
+        return cls, f"the URL the `{BASE_URL_VARIABLE}` environment variable holds"
+    return cls, None
+
+
+def _returned_client(function: ast.AST, classes: Dict[str, str], text: str) -> Optional[Tuple[str, Optional[str]]]:
+    """What a factory's ``return``s build, when every one builds a client."""
+    returns = [node for node in ast.walk(function) if isinstance(node, ast.Return)]
+    nested = [node for node in ast.walk(function) if node is not function and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
+    if nested or any(isinstance(node, (ast.Yield, ast.YieldFrom)) for node in ast.walk(function)):
+        return None
+    if getattr(function, "decorator_list", None):
+        return None
+    built = [_server_of_construction(r.value, classes, text) if isinstance(r.value, ast.Call) else None for r in returns]
+    last = function.body[-1] if function.body else None
+    if not returns or None in built or not isinstance(last, (ast.Return, ast.Raise)):
+        return None
+    servers = {server for _, server in built}
+    return built[0][0], (servers.pop() if len(servers) == 1 else "the URLs its clients are built with")

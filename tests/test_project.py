@@ -1,0 +1,242 @@
+"""Decisions that need the other modules of a project: the cases of several modules in
+fixtures/, what the project index answers, and the cache of results that depend on it."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Dict, List
+
+import pytest
+
+from migrator import engine
+from migrator.cache import Cache
+from migrator.model import FileResult, ImportedClient, Options, ProjectFacts
+from migrator.project import Project, project_root
+from tests.fixture_cases import ProjectCase, project_cases
+
+CASES = project_cases()
+
+
+def _write(root: Path, files: Dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def _run(root: Path, paths: List[str], options: Options = Options(), cache: Cache = None) -> List[FileResult]:
+    results = list(engine.run([root / p for p in paths], options, jobs=1, cache=cache, project=Project(root=root)))
+    assert all(r.error is None for r in results), [r.error for r in results]
+    return results
+
+
+def _finding_lines(root: Path, results: List[FileResult]) -> List[str]:
+    return [
+        f"{r.path.relative_to(root).as_posix()}:{f.line}:{f.column}: {f.rule} {f.message}"
+        for r in results for f in r.findings
+    ]
+
+
+def _outputs(root: Path, results: List[FileResult]) -> Dict[str, bytes]:
+    outputs = {path.relative_to(root).as_posix(): path.read_bytes() for path in root.rglob("*") if path.is_file()}
+    for result in results:
+        if result.result.source:
+            outputs[result.path.relative_to(root).as_posix()] = result.result.output
+    return outputs
+
+
+def _copy(case: ProjectCase, tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    shutil.copytree(case.folder / "before", root)
+    return root
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_project_fixture_output_and_findings(case, tmp_path):
+    root = _copy(case, tmp_path)
+    results = _run(root, case.paths, case.options)
+    assert _outputs(root, results) == case.after_files
+    if case.expected_findings is not None:
+        assert _finding_lines(root, results) == case.expected_findings
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_project_fixture_is_idempotent(case, tmp_path):
+    root = _copy(case, tmp_path)
+    for name, data in _outputs(root, _run(root, case.paths, case.options)).items():
+        (root / name).write_bytes(data)
+    again = _run(root, case.paths, case.options)
+    assert not [r.path for r in again if r.changed]
+
+
+def test_the_project_cases_cover_what_crosses_modules():
+    """The shapes a project phase must get right, each with a case (a case removed fails here)."""
+    names = {case.folder.name for case in CASES}
+    assert {
+        "client_imported_from_another_module",
+        "result_returned_to_another_module",
+        "result_re_exported_by_a_package",
+        "result_read_outside_the_paths_given",
+        "module_imported_dynamically",
+        "imported_client_rebound",
+    } <= names
+
+
+# --- the crash the project phase prevents ----------------------------------------------------
+
+
+def test_a_helper_whose_result_another_module_reads_still_runs_after_migration(tmp_path):
+    """Migrated alone, `complete()` would return a Response to a module reading `.choices`:
+    the program would crash with AttributeError. Run both against the fake server."""
+    from tests.equivalence.harness import Bench
+    from tests.equivalence.scenario import load_scenario
+
+    case = next(c for c in CASES if c.folder.name == "result_returned_to_another_module")
+    original = _copy(case, tmp_path / "original")
+    migrated = _copy(case, tmp_path / "migrated")
+    for name, data in _outputs(migrated, _run(migrated, ["."])).items():
+        (migrated / name).write_bytes(data)
+    program = "from rag.llm import summary\nfrom rag.service import answer\n\nprint(answer('Why?'))\nprint(summary('text'))\n"
+    for root in (original, migrated):
+        (root / "program.py").write_text(program, encoding="utf-8")
+    scenario = tmp_path / "scenario.json"
+    scenario.write_text('{"turns": [{"type": "text", "text": "Because."}, {"type": "text", "text": "Short."}]}')
+    with Bench() as bench:
+        before = bench.run(original / "program.py", load_scenario(scenario))
+        after = bench.run(migrated / "program.py", load_scenario(scenario))
+    assert before.exit_code == 0, before.stderr
+    assert (after.exit_code, after.stdout) == (0, before.stdout), after.stderr
+    assert "/v1/responses" in after.endpoints  # what could be migrated was
+
+
+# --- what the index answers ------------------------------------------------------------------
+
+
+LLM = "from openai import OpenAI\n\nclient = OpenAI()\n\n\ndef complete(q):\n    return client.chat.completions.create(model='m', messages=[{'role': 'user', 'content': q}])\n"
+
+
+def _facts(root: Path, path: str, exported=(), imported=()) -> ProjectFacts:
+    file = root / path
+    return Project(root=root).facts(file, file.read_bytes(), list(exported), list(imported))
+
+
+@pytest.mark.parametrize(
+    "importer, expected",
+    [
+        pytest.param("from pkg.llm import complete\n", ["main.py:1"], id="absolute"),
+        pytest.param("import pkg.llm as llm\nllm.complete('x')\n", ["main.py:1"], id="module-alias"),
+        pytest.param("from pkg import llm\nllm.complete('x')\n", ["main.py:1"], id="module-from-package"),
+        pytest.param("from pkg import llm\nllm.other('x')\n", [], id="module-without-the-name"),
+        pytest.param("from pkg.llm import *\ncomplete('x')\n", ["main.py:1"], id="star"),
+        pytest.param("import importlib\nm = importlib.import_module('pkg.llm')\nm.complete('x')\n", ["main.py:2"], id="dynamic"),
+        pytest.param("from other.llm import complete\n", [], id="another-module-of-the-same-name"),
+        pytest.param("def complete():\n    pass\n", [], id="same-name-not-imported"),
+    ],
+)
+def test_importers_of_a_function(tmp_path, importer, expected):
+    _write(tmp_path, {"pkg/__init__.py": "", "pkg/llm.py": LLM, "main.py": importer, "other/__init__.py": "", "other/llm.py": ""})
+    assert _facts(tmp_path, "pkg/llm.py", exported=["complete"]).importers_of("complete") == tuple(expected)
+
+
+def test_importers_through_a_package_that_re_exports(tmp_path):
+    _write(tmp_path, {
+        "pkg/__init__.py": "from .llm import complete\n",
+        "pkg/llm.py": LLM,
+        "app/main.py": "from pkg import complete\n",
+    })
+    assert _facts(tmp_path, "pkg/llm.py", exported=["complete"]).importers_of("complete") == ("pkg/__init__.py:1", "app/main.py:1")
+
+
+def test_relative_imports_resolve_against_the_importers_package(tmp_path):
+    _write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/llm.py": LLM,
+        "pkg/sub/__init__.py": "",
+        "pkg/sub/use.py": "from ..llm import complete\n",
+        "pkg/sibling.py": "from .llm import complete\n",
+        "pkg/sub/llm.py": "",
+        "pkg/sub/near.py": "from .llm import complete\n",  # pkg.sub.llm, not pkg.llm
+    })
+    found = _facts(tmp_path, "pkg/llm.py", exported=["complete"]).importers_of("complete")
+    assert sorted(found) == ["pkg/sibling.py:1", "pkg/sub/use.py:1"]
+
+
+@pytest.mark.parametrize(
+    "llm, expected",
+    [
+        pytest.param("from openai import OpenAI\nclient = OpenAI(timeout=5)\n", ImportedClient("client", "client"), id="made-here"),
+        pytest.param("import openai\nclient = openai.AsyncOpenAI()\n", ImportedClient("client", "client"), id="module-spelling"),
+        pytest.param("from openai import AzureOpenAI\nclient = AzureOpenAI(azure_endpoint=URL)\n", ImportedClient("client", "client"), id="azure"),
+        pytest.param(
+            "from openai import OpenAI\nclient = OpenAI(base_url='http://localhost:8000/v1')\n",
+            ImportedClient("client", "client", "`http://localhost:8000/v1`"),
+            id="other-server",
+        ),
+        pytest.param(
+            "import os\nfrom openai import OpenAI\nclient = OpenAI()\nos.environ['OPENAI_BASE_URL']\n",
+            ImportedClient("client", "client", "the URL the `OPENAI_BASE_URL` environment variable holds"),
+            id="environment",
+        ),
+        pytest.param("from groq import Groq\nclient = Groq()\n", None, id="another-sdk"),
+        pytest.param("from openai import OpenAI\nclient = OpenAI()\nclient = make()\n", None, id="bound-twice"),
+        pytest.param("from openai import OpenAI\nclient = OpenAI()\ndef reset():\n    global client\n    client = make()\n", None, id="global"),
+        pytest.param("from .base import client\n", ImportedClient("client", "client"), id="re-exported"),
+    ],
+)
+def test_clients_made_in_another_module(tmp_path, llm, expected):
+    _write(tmp_path, {
+        "app/__init__.py": "",
+        "app/llm.py": llm,
+        "app/base.py": "from openai import OpenAI\nclient = OpenAI()\n",
+        "app/use.py": "from .llm import client\n",
+    })
+    assert _facts(tmp_path, "app/use.py", imported=["client"]).client("client") == expected
+
+
+def test_client_factories_in_another_module(tmp_path):
+    _write(tmp_path, {
+        "llm.py": (
+            "from openai import AsyncOpenAI, OpenAI\n\n"
+            "def make():\n    return OpenAI()\n\n"
+            "async def make_async():\n    return AsyncOpenAI()\n\n"
+            "def maybe(flag):\n    if flag:\n        return OpenAI()\n    return other()\n"
+        ),
+        "use.py": "from llm import make, make_async, maybe\n",
+    })
+    facts = _facts(tmp_path, "use.py", imported=["make", "make_async", "maybe"])
+    assert facts.client("make") == ImportedClient("make", "factory")
+    assert facts.client("make_async") == ImportedClient("make_async", "async factory")
+    assert facts.client("maybe") is None
+
+
+def test_the_project_is_found_up_from_the_file_or_from_its_packages(tmp_path):
+    _write(tmp_path, {"repo/pyproject.toml": "", "repo/src/pkg/__init__.py": "", "repo/src/pkg/a.py": "", "loose/pkg/__init__.py": "", "loose/pkg/b.py": ""})
+    assert project_root(tmp_path / "repo/src/pkg/a.py") == (tmp_path / "repo").resolve()
+    assert project_root(tmp_path / "loose/pkg/b.py") == (tmp_path / "loose").resolve()
+
+
+def test_a_tree_without_questions_is_never_indexed(tmp_path, monkeypatch):
+    """Only a module whose result depends on others makes the project read: most runs never do."""
+    _write(tmp_path, {"a.py": "from openai import OpenAI\nc = OpenAI()\nr = c.chat.completions.create(model='m', messages=[])\n"})
+    monkeypatch.setattr("migrator.project._python_files", lambda root: pytest.fail("the project was indexed"))
+    _run(tmp_path, ["."])
+
+
+# --- the cache ---------------------------------------------------------------------------------
+
+
+def test_a_change_in_an_imported_module_invalidates_a_cached_result(tmp_path):
+    _write(tmp_path, {
+        "llm.py": "from openai import OpenAI\nclient = OpenAI()\n",
+        "use.py": "from llm import client\nr = client.chat.completions.create(model='m', messages=[{'role': 'user', 'content': 'x'}])\nprint(r.choices[0].message.content)\n",
+    })
+    cache = lambda: Cache(tmp_path / ".cache", Options())  # noqa: E731 (a fresh one per run, as per process)
+
+    def migrated() -> int:
+        return sum(r.result.calls_migrated for r in _run(tmp_path, ["use.py"], cache=cache()))
+
+    assert migrated() == 1
+    assert migrated() == 1  # from the cache
+    (tmp_path / "llm.py").write_text("from groq import Groq\nclient = Groq()\n")
+    assert migrated() == 0
