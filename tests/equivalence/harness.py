@@ -62,6 +62,9 @@ class RunResult:
         return sorted({request.endpoint for request in self.requests})
 
 
+EXPECTED_TREE = "expected"  # the hand migration of a program of several modules
+
+
 @dataclass(frozen=True)
 class ProgramFixture:
     """A folder ``programs/<name>/`` with program.py, expected_responses.py and scenario.json."""
@@ -82,7 +85,19 @@ class ProgramFixture:
 
     @property
     def expected(self) -> Path:
-        return self.folder / "expected_responses.py"
+        """The hand migration: ``expected_responses.py``, or for a program of several modules
+        the ``program.py`` of the migrated copy in ``expected/``."""
+        tree = self.folder / EXPECTED_TREE
+        return tree / "program.py" if tree.is_dir() else self.folder / "expected_responses.py"
+
+    @property
+    def modules(self) -> List[Path]:
+        """The original's modules besides ``program.py`` (a package it imports), relative to the folder."""
+        return sorted(
+            path.relative_to(self.folder)
+            for path in self.folder.rglob("*.py")
+            if path.parts[len(self.folder.parts)] != EXPECTED_TREE and path.name not in ("program.py", "expected_responses.py")
+        )
 
     def turns(self) -> List[Turn]:
         return load_scenario(self.folder / "scenario.json")
