@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from migrator import cli
 from migrator.engine import run, transform_notebook
-from migrator.model import Options
+from migrator.model import Options, Position
 from migrator.notebook import FileLines, NotebookError, parse
 
 PLAIN_ENV = {"FORCE_COLOR": None, "TTY_COMPATIBLE": None, "NO_COLOR": None, "COLUMNS": "200"}
@@ -128,6 +128,7 @@ def test_a_result_used_inside_ipython_syntax_leaves_the_call_alone_and_names_the
     assert not result.changed
     [finding] = result.findings
     assert (finding.cell, finding.line, finding.column) == (3, 1, 1)
+    assert finding.call == Position(line=1, column=8, cell=2)
 
 
 def test_a_cell_magic_that_is_not_python_is_left_out():
