@@ -221,6 +221,18 @@ def test_check_names_the_cell_and_a_malformed_notebook_exits_2(project: Path):
     assert "broken.ipynb: error: not a valid notebook: invalid JSON at line 1" in result.stderr
 
 
+BLOCKED_IN_ANOTHER_CELL = notebook(code(SETUP), code(f"x = 1\n{CALL}"), markdown("Keep it."), code(f"{READ}\nhistory.append(resp)"))
+
+
+def test_a_finding_in_another_cell_than_its_call_names_the_call_s_cell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "chat.ipynb").write_bytes(jupyter_bytes(BLOCKED_IN_ANOTHER_CELL))
+    assert invoke("check", ".").stdout.splitlines() == [
+        "chat.ipynb:cell 4:line 2:col 16: untraced_result `client.chat.completions.create` not migrated: "
+        "its result is used as `resp` in a way the tool cannot follow (call at cell 2, line 2)"
+    ]
+
+
 def test_diff_names_the_cell_and_applies_with_git(project: Path):
     (project / "broken.ipynb").unlink()
     patch = invoke("diff", "analysis.ipynb").stdout

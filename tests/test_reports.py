@@ -224,6 +224,48 @@ def test_sarif_of_a_real_run_is_valid(tmp_path: Path, monkeypatch: pytest.Monkey
     assert [r["ruleId"] for r in log["runs"][0]["results"]] == ["chat_completions_create"]
 
 
+# --- the call a finding is about ---------------------------------------------------------------
+
+# Three calls; the second is blocked by what is done with its result four lines below it.
+THREE_CALLS = """from openai import OpenAI
+
+client = OpenAI()
+
+
+def first(q):
+    return client.chat.completions.create(model="m", messages=[{"role": "user", "content": q}]).choices[0].message.content
+
+
+def second(q):
+    resp = client.chat.completions.create(
+        model="m",
+        messages=[{"role": "user", "content": q}],
+    )
+    history.append(resp)
+    return resp.choices[0].message.content
+
+
+def third(q):
+    return client.chat.completions.create(model="m", messages=[{"role": "user", "content": q}]).choices[0].message.content
+"""
+BLOCKED = "untraced_result `client.chat.completions.create` not migrated: its result is used as `resp` in a way the tool cannot follow"
+
+
+@pytest.fixture
+def three_calls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "app.py").write_text(THREE_CALLS)
+    return tmp_path
+
+
+def test_text_names_the_line_of_a_call_blocked_at_a_read_on_another_line(three_calls):
+    assert invoke("check", "--no-cache", ".").stdout.splitlines() == [
+        f"app.py:7:12: chat_completions_create [*] {MOVE}",
+        f"app.py:15:20: {BLOCKED} (call at line 11)",
+        f"app.py:20:12: chat_completions_create [*] {MOVE}",
+    ]
+
+
 # --- GitHub ----------------------------------------------------------------------------------
 
 
