@@ -231,6 +231,19 @@ def test_a_finding_in_another_cell_than_its_call_names_the_call_s_cell(tmp_path:
         "chat.ipynb:cell 4:line 2:col 16: untraced_result `client.chat.completions.create` not migrated: "
         "its result is used as `resp` in a way the tool cannot follow (call at cell 2, line 2)"
     ]
+    [finding] = json.loads(invoke("check", "--output-format", "json", ".").stdout)["findings"]
+    assert (finding["cell"], finding["line"], finding["call"]) == (4, 2, {"cell": 2, "line": 2, "column": 8})
+
+
+def test_sarif_points_at_the_line_of_the_notebook_file_that_holds_the_call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.chdir(tmp_path)
+    data = jupyter_bytes(BLOCKED_IN_ANOTHER_CELL)
+    (tmp_path / "chat.ipynb").write_bytes(data)
+    [result] = json.loads(invoke("check", "--output-format", "sarif", ".").stdout)["runs"][0]["results"]
+    call_line = data.decode().splitlines().index(f"    {json.dumps(CALL)}") + 1
+    [related] = result["relatedLocations"]
+    assert related["physicalLocation"]["region"] == {"startLine": call_line}
+    assert related["message"]["text"] == "the call this finding is about, at cell 2, line 2, column 8"
 
 
 def test_diff_names_the_cell_and_applies_with_git(project: Path):

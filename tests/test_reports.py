@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from migrator import cli
-from migrator.model import Confidence, FileResult, Finding, SourceResult
+from migrator.model import Confidence, FileResult, Finding, Position, SourceResult
 from migrator.registry import all_rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,10 +53,10 @@ RESULTS = [
     found("pkg/b.py", finding("chat_completions_create", 3, 8, MOVE, fixable=True)),
     found(
         "pkg/a.py",
-        finding("unresolved_client", 9, 5, UNTRACED, confidence=Confidence.LOW),
+        finding("unresolved_client", 9, 5, UNTRACED, confidence=Confidence.LOW, call=Position(9, 5)),
         finding("chat_completions_create", 2, 1, MOVE, fixable=True),
     ),
-    found("nb.ipynb", finding("unresolved_client", 2, 4, UNTRACED, cell=2), before=notebook_bytes()),
+    found("nb.ipynb", finding("unresolved_client", 2, 4, UNTRACED, cell=2, call=Position(2, 4, cell=2)), before=notebook_bytes()),
     FileResult(Path("bad.py"), error="syntax error at line 1, column 5: unexpected token"),
     found("clean.py"),
 ]
@@ -126,6 +126,7 @@ def test_json_report_follows_its_documented_schema(results):
         "column": 4,
         "rule": "unresolved_client",
         "message": UNTRACED,
+        "call": {"cell": 2, "line": 2, "column": 4},
         "fixable": False,
         "unsafe_fix": False,
         "fix_safety": "manual",
@@ -209,6 +210,10 @@ def test_sarif_results_point_at_the_file_and_say_where_in_a_notebook_cell(result
     text_line = notebook_bytes().decode().splitlines().index('    "b = 2"') + 1
     assert in_cell["locations"][0]["physicalLocation"]["region"] == {"startLine": text_line}
     assert in_cell["message"]["text"] == f"cell 2, line 2, column 4: {UNTRACED}"
+    [call] = in_cell["relatedLocations"]
+    assert call["physicalLocation"]["region"] == {"startLine": text_line}
+    assert call["message"]["text"] == "the call this finding is about, at cell 2, line 2, column 4"
+    assert "relatedLocations" not in plain  # canned without the call it is about
     notification = run["invocations"][0]["toolExecutionNotifications"][0]
     assert notification["message"]["text"].startswith("could not be processed: syntax error")
     assert run["invocations"][0]["executionSuccessful"] is False
@@ -264,6 +269,39 @@ def test_text_names_the_line_of_a_call_blocked_at_a_read_on_another_line(three_c
         f"app.py:15:20: {BLOCKED} (call at line 11)",
         f"app.py:20:12: chat_completions_create [*] {MOVE}",
     ]
+
+
+def test_json_gives_every_finding_about_a_call_the_call_s_position(three_calls):
+    document = json.loads(invoke("check", "--no-cache", "--output-format", "json", ".").stdout)
+    jsonschema.validate(document, json.loads(JSON_SCHEMA.read_text()))
+    assert [(f["line"], f["call"]) for f in document["findings"]] == [
+        (7, {"cell": None, "line": 7, "column": 12}),
+        (15, {"cell": None, "line": 11, "column": 12}),
+        (20, {"cell": None, "line": 20, "column": 12}),
+    ]
+
+
+def test_sarif_relates_each_result_to_the_call_it_is_about(three_calls):
+    log = json.loads(invoke("check", "--no-cache", "--output-format", "sarif", ".").stdout)
+    assert errors_of(log) == []
+    blocked = log["runs"][0]["results"][1]
+    assert blocked["locations"][0]["physicalLocation"]["region"] == {"startLine": 15, "startColumn": 20}
+    assert blocked["message"]["text"].endswith("cannot follow (call at line 11)")
+    assert blocked["relatedLocations"] == [
+        {
+            "physicalLocation": {
+                "artifactLocation": {"uri": "app.py", "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": 11, "startColumn": 12},
+            },
+            "message": {"text": "the call this finding is about"},
+        }
+    ]
+
+
+def test_github_annotations_name_the_line_of_the_call(three_calls):
+    lines = invoke("check", "--no-cache", "--output-format", "github", ".").stdout.splitlines()
+    assert lines[1].startswith("::error file=app.py,line=15,col=20,title=untraced_result::")
+    assert lines[1].endswith("cannot follow (call at line 11)")
 
 
 # --- GitHub ----------------------------------------------------------------------------------
