@@ -93,10 +93,11 @@ def test_text_lists_findings_like_ruff_then_a_summary_with_counts_per_rule(resul
     ]
 
 
-def test_statistics_count_findings_per_rule_instead_of_listing_them(results):
+def test_statistics_count_the_calls_per_rule_under_a_header_instead_of_listing_findings(results):
     result = invoke("check", "--statistics")
     rules = all_rules()
     assert result.stdout.splitlines() == [
+        "calls  rule                     fix title",
         f"    2  chat_completions_create  [*] {rules['chat_completions_create'].title}",
         f"    2  unresolved_client            {rules['unresolved_client'].title}",
     ]
@@ -105,9 +106,9 @@ def test_statistics_count_findings_per_rule_instead_of_listing_them(results):
 def test_statistics_as_json(results):
     document = json.loads(invoke("check", "--statistics", "--output-format", "json").stdout)
     assert document["version"] == 1
-    assert [(row["rule"], row["count"], row["fixable"]) for row in document["statistics"]] == [
-        ("chat_completions_create", 2, 2),
-        ("unresolved_client", 2, 0),
+    assert [(row["rule"], row["calls"], row["count"], row["fixable"]) for row in document["statistics"]] == [
+        ("chat_completions_create", 2, 2, 2),
+        ("unresolved_client", 2, 2, 0),
     ]
 
 
@@ -302,6 +303,19 @@ def test_github_annotations_name_the_line_of_the_call(three_calls):
     lines = invoke("check", "--no-cache", "--output-format", "github", ".").stdout.splitlines()
     assert lines[1].startswith("::error file=app.py,line=15,col=20,title=untraced_result::")
     assert lines[1].endswith("cannot follow (call at line 11)")
+
+
+def test_statistics_count_a_call_reported_on_three_lines_once(monkeypatch: pytest.MonkeyPatch):
+    call = Position(3, 8)
+    reads = [finding("untraced_result", line, 5, f"read {line}", call=call) for line in (5, 6, 7)]
+    canned = [
+        found("a.py", *reads, finding("untraced_result", 9, 1, "about no call")),
+        found("b.py", finding("untraced_result", 5, 5, "read", call=call)),  # the same position, another call
+    ]
+    monkeypatch.setattr(cli, "collect", lambda run: canned)
+    assert invoke("check", "--statistics").stdout.splitlines()[1].startswith("    3  untraced_result")
+    [row] = json.loads(invoke("check", "--statistics", "--output-format", "json").stdout)["statistics"]
+    assert (row["rule"], row["calls"], row["count"]) == ("untraced_result", 3, 5)
 
 
 # --- GitHub ----------------------------------------------------------------------------------
