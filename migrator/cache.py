@@ -41,7 +41,7 @@ import migrator
 from migrator.model import Finding, Options, ProjectFacts, SourceResult
 from migrator.registry import rules_folder
 
-FORMAT = 1  # the entry format; entries of another format are never read
+FORMAT = 2  # the entry format; entries of another format are never read
 # How long before a run a file must have last changed for the run to remember it as idle: more
 # than the timestamp granularity of common file systems (FAT's is 2 s).
 RACY_SECONDS = 3
@@ -273,15 +273,30 @@ def decode(entry: Dict[str, Any], key: str, source: bytes) -> SourceResult:
 
 
 def _typed(cls: type, fields: Dict[str, Any]) -> Dict[str, Any]:
-    """`fields` checked against `cls`'s annotations, enums restored from their values."""
+    """`fields` checked against `cls`'s annotations, enums and (optional) dataclasses restored
+    from their values."""
     hints = _type_hints(cls)
     for name, value in fields.items():
         hint = hints[name]
-        if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        nested = _optional_dataclass(hint)
+        if nested is not None:
+            if value is not None:
+                if not isinstance(value, dict):
+                    raise TypeError(f"{name} should be {nested.__name__}")
+                fields[name] = nested(**_typed(nested, value))
+        elif isinstance(hint, type) and issubclass(hint, enum.Enum):
             fields[name] = hint(value)
         elif isinstance(hint, type) and not isinstance(value, hint):
             raise TypeError(f"{name} should be {hint.__name__}")
     return fields
+
+
+def _optional_dataclass(hint: Any) -> Optional[type]:
+    """The dataclass ``X`` of an ``Optional[X]`` hint, else None."""
+    arguments = [argument for argument in typing.get_args(hint) if argument is not type(None)]
+    if typing.get_origin(hint) is typing.Union and len(arguments) == 1 and dataclasses.is_dataclass(arguments[0]):
+        return arguments[0]
+    return None
 
 
 @lru_cache(maxsize=None)

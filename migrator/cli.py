@@ -308,7 +308,9 @@ def check(
         OutputFormat,
         typer.Option("--output-format", help="`json`, `sarif` (2.1.0) or `github` (workflow annotations) on stdout."),
     ] = OutputFormat.TEXT,
-    statistics: Annotated[bool, typer.Option("--statistics", help="Count the findings per rule instead.")] = False,
+    statistics: Annotated[
+        bool, typer.Option("--statistics", help="Count the calls each rule reports instead of listing the findings.")
+    ] = False,
     show_diff: Annotated[
         bool, typer.Option("--diff", help="Print the fixes as a patch; the other findings go to stderr.")
     ] = False,

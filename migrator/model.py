@@ -27,6 +27,15 @@ class Confidence(str, enum.Enum):
 
 
 @dataclass(frozen=True)
+class Position:
+    """Where something starts in a module, as a finding places itself."""
+
+    line: int  # 1-based
+    column: int  # 1-based
+    cell: Optional[int] = None  # in a notebook: the cell's 1-based position, and `line` is in that cell
+
+
+@dataclass(frozen=True)
 class Finding:
     """One thing `check` reports: a legacy pattern, or a call that was left alone."""
 
@@ -38,6 +47,13 @@ class Finding:
     unsafe_fix: bool = False  # `apply --unsafe-fixes` would rewrite it
     confidence: Confidence = Confidence.HIGH
     cell: Optional[int] = None  # in a notebook: the cell's 1-based position, and `line` is in that cell
+    # Where the call the finding is about starts, when it is about one: a call blocked by a read
+    # of its result is reported at the read, and people need to know which call it holds back.
+    call: Optional[Position] = None
+
+    @property
+    def position(self) -> Position:
+        return Position(self.line, self.column, self.cell)
 
     def sort_key(self) -> Tuple[int, int, int, str]:
         return (self.cell or 0, self.line, self.column, self.rule)

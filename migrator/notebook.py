@@ -32,7 +32,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, replace
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from migrator.model import Finding, Options, SourceResult
+from migrator.model import Finding, Options, Position, SourceResult
 from migrator.source import SourceError
 
 # Cell magics whose body IPython runs as Python in the notebook's namespace.
@@ -419,10 +419,16 @@ def _syntax_error(joined: JoinedModule, error: Exception) -> NotebookError:
 
 
 def _in_cell(joined: JoinedModule, finding: Finding) -> Finding:
-    """The finding placed in its cell; one inside IPython syntax points at where that starts."""
-    masked, line = joined.cell_at(finding.line)
-    column = masked.masked_lines.get(line, finding.column)
-    return replace(finding, cell=masked.cell.number, line=line, column=column)
+    """The finding, and the call it is about, placed in their cells."""
+    where = _position_in_cell(joined, Position(finding.line, finding.column))
+    call = _position_in_cell(joined, finding.call) if finding.call is not None else None
+    return replace(finding, cell=where.cell, line=where.line, column=where.column, call=call)
+
+
+def _position_in_cell(joined: JoinedModule, position: Position) -> Position:
+    """A position of the joined module in its cell; one inside IPython syntax points at where that starts."""
+    masked, line = joined.cell_at(position.line)
+    return Position(line=line, column=masked.masked_lines.get(line, position.column), cell=masked.cell.number)
 
 
 def _with_sources(notebook: Notebook, changed: Dict[CodeCell, str]) -> str:

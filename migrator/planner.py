@@ -15,7 +15,7 @@ from libcst.metadata import CodeRange
 
 from migrator.analysis import AnnotationUse, CallSite, ModuleAnalysis
 from migrator.semantic.flow import CALL, ResultUse
-from migrator.model import Confidence, Finding, Options
+from migrator.model import Confidence, Finding, Options, Position
 from migrator.prefilter import ModuleNeeds, holds
 from migrator.registry import all_rules
 from migrator.rule import Block, GuardHook, ParameterHook, Report, Retarget, Rewrite, Rule, UseRewrite
@@ -432,9 +432,9 @@ def _escape_of(use: ResultUse):
 def _site_findings(plan: SitePlan, analysis: ModuleAnalysis, options: Options) -> List[Finding]:
     site = plan.site
     call_code = analysis.module.code_for_node(site.call.func)
-    start = site.position.start
+    call = _start_of(site)
     if plan.migrates(options):
-        at_call = dict(line=start.line, column=start.column + 1)
+        at_call = dict(line=call.line, column=call.column, call=call)
         exported = [
             *(f"`{name}` will return a Response" for name in plan.exported_functions),
             *(f"`{name}` will be passed what `{plan.target.method}` returns" for name in plan.exported_parameters),
@@ -462,9 +462,15 @@ def _site_findings(plan: SitePlan, analysis: ModuleAnalysis, options: Options) -
                 column=blocker.position.start.column + 1,
                 message=f"`{call_code}` not migrated: {blocker.reason}",
                 unsafe_fix=blocker.unsafe is not None,
+                call=call,
             )
         )
     return findings
+
+
+def _start_of(site: CallSite) -> Position:
+    start = site.position.start
+    return Position(line=start.line, column=start.column + 1)
 
 
 def _report_finding(rule_id: str, report: Report, analysis: ModuleAnalysis) -> Finding:
@@ -477,11 +483,12 @@ def _report_finding(rule_id: str, report: Report, analysis: ModuleAnalysis) -> F
 def _unresolved_finding(site: CallSite, analysis: ModuleAnalysis) -> Finding:
     call_code = analysis.module.code_for_node(site.call.func)
     receiver = analysis.module.code_for_node(site.receiver)
-    start = site.position.start
+    call = _start_of(site)
     return Finding(
         rule=UNRESOLVED_CLIENT,
-        line=start.line,
-        column=start.column + 1,
+        line=call.line,
+        column=call.column,
+        call=call,
         message=f"`{call_code}` looks like a Chat Completions call, but `{receiver}` is not provably an OpenAI client (use --assume-openai to migrate it)",
         confidence=Confidence.LOW,
     )

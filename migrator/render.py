@@ -300,8 +300,21 @@ def finding_line(path: str, finding: Finding) -> List[Span]:
     line = [(f"{location(path, finding)}: ", "bold"), (finding.rule, "red")]
     if finding.fixable:
         line.append((" [*]", "cyan"))
-    line.append((f" {finding.message}", ""))
+    line.append((f" {finding.message}{call_note(finding)}", ""))
     return line
+
+
+def call_note(finding: Finding) -> str:
+    """Where the call a finding is about starts, when the finding's location does not say:
+    ` (call at line 10)`, or ` (call at cell 2, line 10)` when it is in another notebook cell."""
+    call = finding.call
+    if call is None:
+        return ""
+    if call.cell != finding.cell:
+        return f" (call at cell {call.cell}, line {call.line})"
+    if call.line != finding.line:
+        return f" (call at line {call.line})"
+    return ""
 
 
 def location(path: str, finding: Finding) -> str:

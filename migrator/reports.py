@@ -8,14 +8,16 @@ the engine or decides an exit code. The JSON format is versioned and documented 
 from __future__ import annotations
 
 import json
+from collections import Counter, defaultdict
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Mapping, Sequence, Tuple
+from pathlib import Path
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 from urllib.parse import quote
 
 import migrator
-from migrator.model import Confidence, FileResult, Finding
+from migrator.model import Confidence, FileResult, Finding, Position
 from migrator.notebook import FileLines
-from migrator.render import explanation, rule_counts, shown
+from migrator.render import call_note, explanation, rule_counts, shown
 from migrator.rule import Rule
 
 JSON_FORMAT_VERSION = 1
@@ -25,17 +27,22 @@ SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schem
 
 @dataclass(frozen=True)
 class Located:
-    """A finding with the path it is shown under and, in a notebook, the line of the file it is on."""
+    """A finding with the path it is shown under and, in a notebook, the lines of the file it and its call are on."""
 
     path: str  # as the text output shows it: relative to the current directory, with "/"
     finding: Finding
     file_line: int  # the line in the file: `finding.line`, or for a notebook cell the line of its JSON
+    call_file_line: Optional[int] = None  # the same for the call the finding is about, if any
 
     @property
     def where(self) -> str:
         """The position as people read it: `line 2, column 5`, in a notebook `cell 4, line 2, column 5`."""
-        cell = f"cell {self.finding.cell}, " if self.finding.cell is not None else ""
-        return f"{cell}line {self.finding.line}, column {self.finding.column}"
+        return _where(self.finding.position)
+
+
+def _where(position: Position) -> str:
+    cell = f"cell {position.cell}, " if position.cell is not None else ""
+    return f"{cell}line {position.line}, column {position.column}"
 
 
 def located(results: Sequence[FileResult]) -> List[Located]:
@@ -44,11 +51,16 @@ def located(results: Sequence[FileResult]) -> List[Located]:
     for result in results:
         lines = FileLines(result.result.source) if result.result and _has_cells(result) else None
         for finding in result.findings:
-            file_line = finding.line
-            if lines is not None and finding.cell is not None:
-                file_line = lines.file_line(finding.cell, finding.line) or 1
-            items.append(Located(shown(result.path), finding, file_line))
+            call_file_line = _file_line(lines, finding.call) if finding.call is not None else None
+            items.append(Located(shown(result.path), finding, _file_line(lines, finding.position), call_file_line))
     return sorted(items, key=lambda item: (item.path, item.finding.sort_key()))
+
+
+def _file_line(lines: Optional[FileLines], position: Position) -> int:
+    """The line of the file ``position`` is on: its own line, or in a notebook cell the line of its JSON."""
+    if lines is None or position.cell is None:
+        return position.line
+    return lines.file_line(position.cell, position.line) or 1
 
 
 def _has_cells(result: FileResult) -> bool:
@@ -92,6 +104,7 @@ def _finding_json(item: Located, rules: Mapping[str, Rule]) -> dict:
         "column": finding.column,
         "rule": finding.rule,
         "message": finding.message,
+        "call": None if finding.call is None else _position_json(finding.call),
         "fixable": finding.fixable,
         "unsafe_fix": finding.unsafe_fix,
         "fix_safety": rule.safety.value if rule else None,
@@ -99,22 +112,67 @@ def _finding_json(item: Located, rules: Mapping[str, Rule]) -> dict:
     }
 
 
-def statistics_json(findings: Sequence[Finding], rules: Mapping[str, Rule]) -> str:
+def _position_json(position: Position) -> dict:
+    return {"cell": position.cell, "line": position.line, "column": position.column}
+
+
+@dataclass(frozen=True)
+class RuleCalls:
+    """What `check --statistics` says of one rule."""
+
+    rule: str
+    calls: int  # the calls its findings are about, each once; a finding about no call counts as one
+    findings: int
+    fixable: int  # findings `apply` fixes
+
+
+def calls_per_rule(results: Sequence[FileResult]) -> List[RuleCalls]:
+    """Per rule, the calls it reports: the most first, then by id. A call blocked by three reads
+    is one call to migrate, however many lines the rule reports it on."""
+    calls: Dict[str, Set[Tuple[Path, Position]]] = defaultdict(set)
+    about_no_call: Counter = Counter()
+    findings: List[Finding] = []
+    for result in results:
+        for finding in result.findings:
+            findings.append(finding)
+            if finding.call is None:
+                about_no_call[finding.rule] += 1
+            else:
+                calls[finding.rule].add((result.path, finding.call))
     rows = [
-        {"rule": rule, "title": _title(rules, rule), "count": count, "fixable": fixable}
+        RuleCalls(rule, len(calls[rule]) + about_no_call[rule], count, fixable)
         for rule, count, fixable in rule_counts(findings)
+    ]
+    return sorted(rows, key=lambda row: (-row.calls, row.rule))
+
+
+def statistics_json(results: Sequence[FileResult], rules: Mapping[str, Rule]) -> str:
+    # `count` and `fixable` count findings: version 1 of the format changes no field's meaning,
+    # so the calls are a field of their own.
+    rows = [
+        {
+            "rule": row.rule,
+            "title": _title(rules, row.rule),
+            "calls": row.calls,
+            "count": row.findings,
+            "fixable": row.fixable,
+        }
+        for row in calls_per_rule(results)
     ]
     return json.dumps({"version": JSON_FORMAT_VERSION, "statistics": rows}, indent=2, ensure_ascii=False) + "\n"
 
 
-def statistics_lines(findings: Sequence[Finding], rules: Mapping[str, Rule]) -> List[str]:
-    """One line per rule, as ruff's --statistics: count, rule, `[*]` if all fixable (`[-]` if some), title."""
-    counts = rule_counts(findings)
-    width = max((len(rule) for rule, _, _ in counts), default=0)
-    lines = []
-    for rule, count, fixable in counts:
-        mark = "[*]" if fixable == count else "[-]" if fixable else "   "
-        lines.append(f"{count:>5}  {rule:<{width}}  {mark} {_title(rules, rule)}")
+def statistics_lines(results: Sequence[FileResult], rules: Mapping[str, Rule]) -> List[str]:
+    """Under a header, one line per rule, as ruff's --statistics: the calls it reports, rule,
+    `[*]` if all its findings are fixable (`[-]` if some), title."""
+    rows = calls_per_rule(results)
+    if not rows:
+        return []
+    width = max(len(row.rule) for row in rows)
+    lines = [f"{'calls':>5}  {'rule':<{width}}  fix title"]
+    for row in rows:
+        mark = "[*]" if row.fixable == row.findings else "[-]" if row.fixable else "   "
+        lines.append(f"{row.calls:>5}  {row.rule:<{width}}  {mark} {_title(rules, row.rule)}")
     return lines
 
 
@@ -173,7 +231,7 @@ def _sarif_rule(rule: Rule, help_markdown: str) -> dict:
 def _sarif_result(item: Located, index: Mapping[str, int]) -> dict:
     finding = item.finding
     region: Dict[str, int] = {"startLine": item.file_line}
-    message = finding.message
+    message = finding.message + call_note(finding)
     if finding.cell is None:
         region["startColumn"] = finding.column
     else:  # the region is the line of the notebook's JSON; the message says where in the cell
@@ -190,9 +248,25 @@ def _sarif_result(item: Located, index: Mapping[str, int]) -> dict:
             **({"cell": finding.cell, "cellLine": finding.line, "cellColumn": finding.column} if finding.cell else {}),
         },
     }
+    if finding.call is not None and item.call_file_line is not None:
+        result["relatedLocations"] = [_sarif_call_location(item.path, finding.call, item.call_file_line)]
     if finding.rule in index:
         result["ruleIndex"] = index[finding.rule]
     return result
+
+
+def _sarif_call_location(path: str, call: Position, file_line: int) -> dict:
+    """Where the call a finding is about starts, as a related location (placed like the finding)."""
+    region: Dict[str, int] = {"startLine": file_line}
+    message = "the call this finding is about"
+    if call.cell is None:
+        region["startColumn"] = call.column
+    else:
+        message = f"{message}, at {_where(call)}"
+    return {
+        "physicalLocation": {"artifactLocation": _artifact(path), "region": region},
+        "message": {"text": message},
+    }
 
 
 def _artifact(path: str) -> dict:
@@ -216,7 +290,9 @@ def github_annotations(items: Sequence[Located], failed: Sequence[Tuple[str, str
         if finding.cell is None:
             properties["col"] = str(finding.column)
         properties["title"] = f"{finding.rule}{' [*]' if finding.fixable else ''}"
-        message = finding.message if finding.cell is None else f"{item.where}: {finding.message}"
+        message = finding.message + call_note(finding)
+        if finding.cell is not None:
+            message = f"{item.where}: {message}"
         lines.append(_command(_level(finding), properties, message))
     for path, message in failed:
         lines.append(_command("error", {"file": path, "title": "migrator: not processed"}, message))
@@ -245,11 +321,10 @@ def document(output_format: str, statistics: bool, results: Sequence[FileResult]
 
     ``rules`` gives the registry; it is called only by the formats that describe the rules.
     """
-    findings = [finding for result in results for finding in result.findings]
     if statistics:
         if output_format == "json":
-            return statistics_json(findings, rules())
-        return "".join(line + "\n" for line in statistics_lines(findings, rules()))
+            return statistics_json(results, rules())
+        return "".join(line + "\n" for line in statistics_lines(results, rules()))
     if output_format == "json":
         return json_report(located(results), errors(results), len(results), rules())
     if output_format == "sarif":

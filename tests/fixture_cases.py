@@ -2,8 +2,10 @@
 
 ``fixtures/<rule id>/<case>/before.py`` is the input. ``after.py`` is the exact expected
 output (absent: the file must come out unchanged). ``findings.txt`` lists the expected findings,
-one ``line:col: rule message`` per line (absent: none are checked). ``options.txt`` names the
-``Options`` fields switched on for the case, one per line.
+one ``line:col: rule message`` per line, the message followed, as `migrator check` prints it, by
+where the call it is about starts when that is on another line (``(call at line 10)``); absent:
+none are checked. ``options.txt`` names the ``Options`` fields switched on for the case, one per
+line.
 
 A case of several modules holds a small project instead: the tree ``before/``, the files that
 change as they must come out in ``after/`` (the others must come out unchanged), findings as
@@ -18,6 +20,7 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 from migrator.model import Finding, Options
+from migrator.render import call_note
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -92,4 +95,4 @@ def _tree(folder: Path) -> Dict[str, bytes]:
 
 
 def finding_line(finding: Finding) -> str:
-    return f"{finding.line}:{finding.column}: {finding.rule} {finding.message}"
+    return f"{finding.line}:{finding.column}: {finding.rule} {finding.message}{call_note(finding)}"

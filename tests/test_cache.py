@@ -13,7 +13,7 @@ import migrator
 from migrator import cache as cache_module
 from migrator import cli, engine
 from migrator.cache import Cache, cache_directory, project_root
-from migrator.model import Confidence, FileResult, Finding, Options, SourceResult
+from migrator.model import Confidence, FileResult, Finding, Options, Position, SourceResult
 
 ROOT = Path(__file__).resolve().parent.parent
 CALL = (ROOT / "fixtures/chat_completions_create/simple_call/before.py").read_bytes()
@@ -21,7 +21,10 @@ SOURCE = b"client.chat.completions.create(model=m, messages=msgs)\n"
 RESULT = SourceResult(
     source=SOURCE,
     output=b"client.responses.create(model=m, input=msgs)\n",
-    findings=[Finding("chat_completions_create", 1, 1, "moves", fixable=True, confidence=Confidence.LOW)],
+    findings=[
+        Finding("chat_completions_create", 1, 1, "moves", fixable=True, confidence=Confidence.LOW, call=Position(1, 1, cell=2)),
+        Finding("chat_type_imports", 1, 1, "about no call"),
+    ],
     calls_migrated=1,
 )
 PATH = Path("app.py")
@@ -40,6 +43,7 @@ def test_a_stored_result_is_found_again_exactly(cache: Cache) -> None:
     cache.put(PATH, SOURCE, RESULT)
     assert cache.get(PATH, SOURCE) == RESULT
     assert cache.get(PATH, SOURCE).findings[0].confidence is Confidence.LOW
+    assert cache.get(PATH, SOURCE).findings[0].call == Position(1, 1, cell=2)
 
 
 def test_an_unchanged_result_is_stored_without_its_output(cache: Cache) -> None:
@@ -116,11 +120,12 @@ def test_equal_options_hit_whatever_the_order_of_their_sets(cache: Cache) -> Non
         lambda data: data.replace(b'"line": 1', b'"line": "1"'),
         lambda data: data.replace(b'"confidence": "low"', b'"confidence": "unsure"'),
         lambda data: data.replace(b'"calls_migrated": 1', b'"calls_migrated": 1, "extra": 2'),
+        lambda data: data.replace(b'"call": null', b'"call": 5'),
         lambda data: data.replace(b'"output": "', b'"output": "!'),
         lambda data: b"[]",
     ],
     ids=["empty", "truncated", "not-json", "other-key", "wrong-type", "unknown-enum", "extra-field",
-         "bad-base64", "not-an-object"],
+         "call-not-a-position", "bad-base64", "not-an-object"],
 )
 def test_a_corrupt_entry_is_ignored_and_then_replaced(cache: Cache, corruption) -> None:
     cache.put(PATH, SOURCE, RESULT)

@@ -11,7 +11,7 @@ import pytest
 
 from migrator.screen import LEGACY_RESOURCES
 from migrator.engine import run, transform_source
-from migrator.model import Options
+from migrator.model import Options, Position
 from migrator.prefilter import CALL_SITE_TEXT, declarations, declared_needs, is_candidate, needed_texts
 from migrator.registry import all_rules
 from migrator.screen import needs_libcst
@@ -408,3 +408,48 @@ def test_module_rules_answer_without_scopes_where_no_answer_needs_them(source, r
     assert [finding.rule for finding in plan.findings] == reported
     assert "scopes" not in vars(analysis.bindings)  # never resolved
     assert reported or "positions" not in vars(analysis.nodes)  # nothing reported: the module never printed
+
+
+THREE_CALLS = '''from openai import OpenAI
+
+client = OpenAI()
+
+
+def first(q):
+    return client.chat.completions.create(model="m", messages=[{"role": "user", "content": q}]).choices[0].message.content
+
+
+def second(q):
+    resp = client.chat.completions.create(
+        model="m",
+        messages=[{"role": "user", "content": q}],
+    )
+    history.append(resp)
+    return resp.choices[0].message.content
+
+
+def third(q):
+    return client.chat.completions.create(model="m", messages=[{"role": "user", "content": q}])
+'''
+
+
+def test_every_finding_about_a_call_carries_where_the_call_starts():
+    findings = transform_source(THREE_CALLS.encode()).findings
+    assert [(f.rule, f.line, f.call) for f in findings] == [
+        ("chat_completions_create", 7, Position(7, 12)),
+        ("untraced_result", 15, Position(11, 12)),  # blocked at the read, four lines below the call
+        ("chat_completions_create", 20, Position(20, 12)),
+        ("untraced_result", 20, Position(20, 12)),  # `third` will return a Response: its callers elsewhere
+    ]
+
+
+def test_findings_about_no_call_carry_none():
+    source = b"from openai.types.chat import ChatCompletion\nprint(ChatCompletion.model_fields)\n"
+    [finding] = transform_source(source).findings
+    assert (finding.rule, finding.call) == ("chat_type_imports", None)
+
+
+def test_a_call_on_a_client_not_proved_openai_is_the_call_its_finding_is_about():
+    source = b"import openai\n\ndef ask(client):\n    return client.chat.completions.create(model='m', messages=[])\n"
+    [finding] = transform_source(source).findings
+    assert (finding.rule, finding.line, finding.call) == ("unresolved_client", 4, Position(4, 12))

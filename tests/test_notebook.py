@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from migrator import cli
 from migrator.engine import run, transform_notebook
-from migrator.model import Options
+from migrator.model import Options, Position
 from migrator.notebook import FileLines, NotebookError, parse
 
 PLAIN_ENV = {"FORCE_COLOR": None, "TTY_COMPATIBLE": None, "NO_COLOR": None, "COLUMNS": "200"}
@@ -128,6 +128,7 @@ def test_a_result_used_inside_ipython_syntax_leaves_the_call_alone_and_names_the
     assert not result.changed
     [finding] = result.findings
     assert (finding.cell, finding.line, finding.column) == (3, 1, 1)
+    assert finding.call == Position(line=1, column=8, cell=2)
 
 
 def test_a_cell_magic_that_is_not_python_is_left_out():
@@ -218,6 +219,31 @@ def test_check_names_the_cell_and_a_malformed_notebook_exits_2(project: Path):
         "script.py:4:8: chat_completions_create [*] `client.chat.completions.create` can move to `responses.create`",
     ]
     assert "broken.ipynb: error: not a valid notebook: invalid JSON at line 1" in result.stderr
+
+
+BLOCKED_IN_ANOTHER_CELL = notebook(code(SETUP), code(f"x = 1\n{CALL}"), markdown("Keep it."), code(f"{READ}\nhistory.append(resp)"))
+
+
+def test_a_finding_in_another_cell_than_its_call_names_the_call_s_cell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "chat.ipynb").write_bytes(jupyter_bytes(BLOCKED_IN_ANOTHER_CELL))
+    assert invoke("check", ".").stdout.splitlines() == [
+        "chat.ipynb:cell 4:line 2:col 16: untraced_result `client.chat.completions.create` not migrated: "
+        "its result is used as `resp` in a way the tool cannot follow (call at cell 2, line 2)"
+    ]
+    [finding] = json.loads(invoke("check", "--output-format", "json", ".").stdout)["findings"]
+    assert (finding["cell"], finding["line"], finding["call"]) == (4, 2, {"cell": 2, "line": 2, "column": 8})
+
+
+def test_sarif_points_at_the_line_of_the_notebook_file_that_holds_the_call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.chdir(tmp_path)
+    data = jupyter_bytes(BLOCKED_IN_ANOTHER_CELL)
+    (tmp_path / "chat.ipynb").write_bytes(data)
+    [result] = json.loads(invoke("check", "--output-format", "sarif", ".").stdout)["runs"][0]["results"]
+    call_line = data.decode().splitlines().index(f"    {json.dumps(CALL)}") + 1
+    [related] = result["relatedLocations"]
+    assert related["physicalLocation"]["region"] == {"startLine": call_line}
+    assert related["message"]["text"] == "the call this finding is about, at cell 2, line 2, column 8"
 
 
 def test_diff_names_the_cell_and_applies_with_git(project: Path):

@@ -13,7 +13,7 @@ from migrator import engine
 from migrator.cache import Cache
 from migrator.model import FileResult, ImportedClient, Options, ProjectFacts
 from migrator.project import Project, project_root
-from tests.fixture_cases import ProjectCase, project_cases
+from tests.fixture_cases import ProjectCase, finding_line, project_cases
 
 CASES = project_cases()
 
@@ -33,8 +33,7 @@ def _run(root: Path, paths: List[str], options: Options = Options(), cache: Cach
 
 def _finding_lines(root: Path, results: List[FileResult]) -> List[str]:
     return [
-        f"{r.path.relative_to(root).as_posix()}:{f.line}:{f.column}: {f.rule} {f.message}"
-        for r in results for f in r.findings
+        f"{r.path.relative_to(root).as_posix()}:{finding_line(f)}" for r in results for f in r.findings
     ]
 
 

@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from migrator import cli
-from migrator.model import Confidence, FileResult, Finding, SourceResult
+from migrator.model import Confidence, FileResult, Finding, Position, SourceResult
 from migrator.registry import all_rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,10 +53,10 @@ RESULTS = [
     found("pkg/b.py", finding("chat_completions_create", 3, 8, MOVE, fixable=True)),
     found(
         "pkg/a.py",
-        finding("unresolved_client", 9, 5, UNTRACED, confidence=Confidence.LOW),
+        finding("unresolved_client", 9, 5, UNTRACED, confidence=Confidence.LOW, call=Position(9, 5)),
         finding("chat_completions_create", 2, 1, MOVE, fixable=True),
     ),
-    found("nb.ipynb", finding("unresolved_client", 2, 4, UNTRACED, cell=2), before=notebook_bytes()),
+    found("nb.ipynb", finding("unresolved_client", 2, 4, UNTRACED, cell=2, call=Position(2, 4, cell=2)), before=notebook_bytes()),
     FileResult(Path("bad.py"), error="syntax error at line 1, column 5: unexpected token"),
     found("clean.py"),
 ]
@@ -93,10 +93,11 @@ def test_text_lists_findings_like_ruff_then_a_summary_with_counts_per_rule(resul
     ]
 
 
-def test_statistics_count_findings_per_rule_instead_of_listing_them(results):
+def test_statistics_count_the_calls_per_rule_under_a_header_instead_of_listing_findings(results):
     result = invoke("check", "--statistics")
     rules = all_rules()
     assert result.stdout.splitlines() == [
+        "calls  rule                     fix title",
         f"    2  chat_completions_create  [*] {rules['chat_completions_create'].title}",
         f"    2  unresolved_client            {rules['unresolved_client'].title}",
     ]
@@ -105,9 +106,9 @@ def test_statistics_count_findings_per_rule_instead_of_listing_them(results):
 def test_statistics_as_json(results):
     document = json.loads(invoke("check", "--statistics", "--output-format", "json").stdout)
     assert document["version"] == 1
-    assert [(row["rule"], row["count"], row["fixable"]) for row in document["statistics"]] == [
-        ("chat_completions_create", 2, 2),
-        ("unresolved_client", 2, 0),
+    assert [(row["rule"], row["calls"], row["count"], row["fixable"]) for row in document["statistics"]] == [
+        ("chat_completions_create", 2, 2, 2),
+        ("unresolved_client", 2, 2, 0),
     ]
 
 
@@ -126,6 +127,7 @@ def test_json_report_follows_its_documented_schema(results):
         "column": 4,
         "rule": "unresolved_client",
         "message": UNTRACED,
+        "call": {"cell": 2, "line": 2, "column": 4},
         "fixable": False,
         "unsafe_fix": False,
         "fix_safety": "manual",
@@ -209,6 +211,10 @@ def test_sarif_results_point_at_the_file_and_say_where_in_a_notebook_cell(result
     text_line = notebook_bytes().decode().splitlines().index('    "b = 2"') + 1
     assert in_cell["locations"][0]["physicalLocation"]["region"] == {"startLine": text_line}
     assert in_cell["message"]["text"] == f"cell 2, line 2, column 4: {UNTRACED}"
+    [call] = in_cell["relatedLocations"]
+    assert call["physicalLocation"]["region"] == {"startLine": text_line}
+    assert call["message"]["text"] == "the call this finding is about, at cell 2, line 2, column 4"
+    assert "relatedLocations" not in plain  # canned without the call it is about
     notification = run["invocations"][0]["toolExecutionNotifications"][0]
     assert notification["message"]["text"].startswith("could not be processed: syntax error")
     assert run["invocations"][0]["executionSuccessful"] is False
@@ -222,6 +228,94 @@ def test_sarif_of_a_real_run_is_valid(tmp_path: Path, monkeypatch: pytest.Monkey
     log = json.loads(result.stdout)
     assert errors_of(log) == []
     assert [r["ruleId"] for r in log["runs"][0]["results"]] == ["chat_completions_create"]
+
+
+# --- the call a finding is about ---------------------------------------------------------------
+
+# Three calls; the second is blocked by what is done with its result four lines below it.
+THREE_CALLS = """from openai import OpenAI
+
+client = OpenAI()
+
+
+def first(q):
+    return client.chat.completions.create(model="m", messages=[{"role": "user", "content": q}]).choices[0].message.content
+
+
+def second(q):
+    resp = client.chat.completions.create(
+        model="m",
+        messages=[{"role": "user", "content": q}],
+    )
+    history.append(resp)
+    return resp.choices[0].message.content
+
+
+def third(q):
+    return client.chat.completions.create(model="m", messages=[{"role": "user", "content": q}]).choices[0].message.content
+"""
+BLOCKED = "untraced_result `client.chat.completions.create` not migrated: its result is used as `resp` in a way the tool cannot follow"
+
+
+@pytest.fixture
+def three_calls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "app.py").write_text(THREE_CALLS)
+    return tmp_path
+
+
+def test_text_names_the_line_of_a_call_blocked_at_a_read_on_another_line(three_calls):
+    assert invoke("check", "--no-cache", ".").stdout.splitlines() == [
+        f"app.py:7:12: chat_completions_create [*] {MOVE}",
+        f"app.py:15:20: {BLOCKED} (call at line 11)",
+        f"app.py:20:12: chat_completions_create [*] {MOVE}",
+    ]
+
+
+def test_json_gives_every_finding_about_a_call_the_call_s_position(three_calls):
+    document = json.loads(invoke("check", "--no-cache", "--output-format", "json", ".").stdout)
+    jsonschema.validate(document, json.loads(JSON_SCHEMA.read_text()))
+    assert [(f["line"], f["call"]) for f in document["findings"]] == [
+        (7, {"cell": None, "line": 7, "column": 12}),
+        (15, {"cell": None, "line": 11, "column": 12}),
+        (20, {"cell": None, "line": 20, "column": 12}),
+    ]
+
+
+def test_sarif_relates_each_result_to_the_call_it_is_about(three_calls):
+    log = json.loads(invoke("check", "--no-cache", "--output-format", "sarif", ".").stdout)
+    assert errors_of(log) == []
+    blocked = log["runs"][0]["results"][1]
+    assert blocked["locations"][0]["physicalLocation"]["region"] == {"startLine": 15, "startColumn": 20}
+    assert blocked["message"]["text"].endswith("cannot follow (call at line 11)")
+    assert blocked["relatedLocations"] == [
+        {
+            "physicalLocation": {
+                "artifactLocation": {"uri": "app.py", "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": 11, "startColumn": 12},
+            },
+            "message": {"text": "the call this finding is about"},
+        }
+    ]
+
+
+def test_github_annotations_name_the_line_of_the_call(three_calls):
+    lines = invoke("check", "--no-cache", "--output-format", "github", ".").stdout.splitlines()
+    assert lines[1].startswith("::error file=app.py,line=15,col=20,title=untraced_result::")
+    assert lines[1].endswith("cannot follow (call at line 11)")
+
+
+def test_statistics_count_a_call_reported_on_three_lines_once(monkeypatch: pytest.MonkeyPatch):
+    call = Position(3, 8)
+    reads = [finding("untraced_result", line, 5, f"read {line}", call=call) for line in (5, 6, 7)]
+    canned = [
+        found("a.py", *reads, finding("untraced_result", 9, 1, "about no call")),
+        found("b.py", finding("untraced_result", 5, 5, "read", call=call)),  # the same position, another call
+    ]
+    monkeypatch.setattr(cli, "collect", lambda run: canned)
+    assert invoke("check", "--statistics").stdout.splitlines()[1].startswith("    3  untraced_result")
+    [row] = json.loads(invoke("check", "--statistics", "--output-format", "json").stdout)["statistics"]
+    assert (row["rule"], row["calls"], row["count"]) == ("untraced_result", 3, 5)
 
 
 # --- GitHub ----------------------------------------------------------------------------------
