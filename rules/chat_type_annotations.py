@@ -19,6 +19,11 @@ nothing uses them.
 Wrappers such as `Optional[...]` or `List[...]` are kept. Annotations of other values (the
 names passed as other arguments, a tool held in a name of its own) are left as they are.
 
+An annotation in a signature that other code shares keeps the call as it is: a method that may
+override another (of a base class in another module, or one a base class here defines with the
+Chat types), or a function other modules of the project import and call with the Chat types.
+Changed alone, it would give the type checker errors the original did not have.
+
 ## Why
 After the migration the annotated values are `Response` objects and Responses request shapes:
 the old annotations would make the type checker reject correct code, and reading
@@ -141,6 +146,9 @@ def annotation(use: AnnotationUse, site: CallSite) -> Union[UseRewrite, Block, N
         return Block(f"{what} is annotated with `{unmapped[0]}`, which has no Responses counterpart the tool maps")
     if use.argument == "messages" and not _is_list_of_one(expression, references, analysis):
         return Block(f"`messages` is annotated as {shown}, but `input=` takes a list: annotate it as `List[...]`")
+    shared = _shared_signature(use.annotation, analysis)
+    if shared is not None:
+        return Block(f"{what} is annotated as {shown} in {shared}")
     new_names = {code_of(node): counterparts[name] for node, name in references}
     for new_name in sorted(set(new_names.values())):
         if not analysis.imports.can_import(new_name, f"{RESPONSES_TYPES}.{new_name}", use.annotation):
@@ -151,6 +159,68 @@ def annotation(use: AnnotationUse, site: CallSite) -> Union[UseRewrite, Block, N
         add_imports=tuple(Import(RESPONSES_TYPES, name) for name in sorted(set(new_names.values()))),
         remove_unused_imports=tuple(_imports_of(references, analysis)),
     )
+
+
+# Bases a class may have without inheriting any method a subclass could override with Chat types.
+NEUTRAL_BASES = frozenset({"builtins.object", "abc.ABC", "typing.Protocol", "typing.Generic", "typing_extensions.Protocol"})
+# How many of the places that import a function the finding names.
+IMPORTERS_SHOWN = 3
+
+
+def _shared_signature(annotation: cst.Annotation, analysis: ModuleAnalysis) -> Optional[str]:
+    """Where else the signature ``annotation`` belongs to is written or called, when that is
+    code this module's migration leaves with the Chat types: a method it may override (of a
+    base class in another module, or of one here that defines it too), or modules importing the
+    function. Changing it alone would give the type checker errors the original did not have.
+    None when the annotation is not a parameter's or a return's, or nothing shares it."""
+    function = analysis.nodes.enclosing(annotation, cst.FunctionDef)
+    if function is None or not _in_signature(annotation, function):
+        return None
+    name = function.name.value
+    cls = analysis.nodes.parents.get(function)
+    cls = analysis.nodes.enclosing(function, cst.ClassDef) if isinstance(cls, cst.IndentedBlock) else None
+    if cls is not None:
+        overridden = _overridden(cls, name, analysis, seen=set())
+        if overridden is not None:
+            return f"a signature of `{cls.name.value}.{name}`, which may override {overridden}: the two would no longer match"
+    exported = analysis.flow.exported_name(function)
+    importers = analysis.project.importers_of(exported.split(".")[0]) if exported is not None else ()
+    if importers:
+        shown = ", ".join(f"`{place}`" for place in importers[:IMPORTERS_SHOWN])
+        more = f" and {len(importers) - IMPORTERS_SHOWN} more" if len(importers) > IMPORTERS_SHOWN else ""
+        return f"the signature of `{exported}`, which other modules import ({shown}{more}) and call with the Chat types"
+    return None
+
+
+def _in_signature(annotation: cst.Annotation, function: cst.FunctionDef) -> bool:
+    params = function.params
+    every = [*params.posonly_params, *params.params, *params.kwonly_params]
+    every += [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
+    return annotation is function.returns or any(p.annotation is annotation for p in every)
+
+
+def _overridden(cls: cst.ClassDef, name: str, analysis: ModuleAnalysis, seen: set) -> Optional[str]:
+    """The method ``name`` of a base of ``cls`` that a method of ``cls`` may override, in words:
+    one of a base class in another module, whose methods the tool cannot see, or one a base
+    class of this module defines."""
+    seen.add(id(cls))
+    for base in cls.bases:
+        if base.keyword is not None:
+            continue  # ``metaclass=...``
+        expression = base.value.value if isinstance(base.value, cst.Subscript) else base.value
+        if analysis.imports.qualified(expression) & NEUTRAL_BASES:
+            continue
+        bindings = analysis.bindings.referents(expression) if isinstance(expression, cst.Name) else []
+        local = bindings[0].node if len(bindings) == 1 else None
+        if not isinstance(local, cst.ClassDef):
+            return f"a method of `{code_of(base.value)}`, which another module defines"
+        if any(isinstance(statement, cst.FunctionDef) and statement.name.value == name for statement in local.body.body):
+            return f"`{local.name.value}.{name}`, whose signature keeps the Chat types"
+        if id(local) not in seen:
+            found = _overridden(local, name, analysis, seen)
+            if found is not None:
+                return found
+    return None
 
 
 def _is_list_of_one(expression: cst.BaseExpression, references, analysis: ModuleAnalysis) -> bool:

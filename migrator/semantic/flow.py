@@ -413,7 +413,7 @@ class ValueFlow:
             return False
         visited.add(id(function))
         trace.co_bound.extend(call for calls in passed_too for call in calls or ())
-        exported = self._exported_name(function)
+        exported = self.exported_name(function)
         if exported is not None:
             trace.exported_parameters.append(exported)
         if parameter.annotation is not None:
@@ -509,7 +509,7 @@ class ValueFlow:
                 Escape(f"it is returned from `{name}`, which is used other than by calling it", self.nodes.positions[statement])
             )
             return
-        exported = self._exported_name(function)
+        exported = self.exported_name(function)
         if exported is not None:
             trace.exported_functions.append(exported)
         if function.returns is not None:
@@ -567,7 +567,7 @@ class ValueFlow:
                 return False
         return True
 
-    def _exported_name(self, function: cst.FunctionDef) -> Optional[str]:
+    def exported_name(self, function: cst.FunctionDef) -> Optional[str]:
         """How code in another module may call this: ``name`` for a public function at module
         level, ``Class.name`` for a public method of a public class there; None when it cannot."""
         name = function.name.value
