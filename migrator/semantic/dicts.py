@@ -102,6 +102,8 @@ def _initial_writes(value: cst.BaseExpression, name: str, flow: ValueFlow) -> Un
     if isinstance(value, cst.Call) and flow.calls_builtin(value, "dict"):
         return _keyword_writes(value, runs_first=True, flow=flow)
     entries = dict_entries(value)
+    if entries is None and isinstance(value, cst.Call):
+        return UnseenDict(f"`{name}` is assigned {_use(value, flow)}, whose keys are chosen elsewhere")
     if entries is None:
         return UnseenDict(f"`{name}` is assigned {_use(value, flow)}, which does not spell out its keys as strings")
     return [KeyWrite(key, entry.value, entry, value, runs_first=True) for key, entry in entries.items()]
