@@ -320,6 +320,8 @@ def _plan_request_dict(
 def _block_uncertain_keys(plan: SitePlan, analysis: ModuleAnalysis) -> None:
     """A rule asked whether the request dict holds a key it holds on some paths only, or with
     several values: the answer would be a guess."""
+    if analysis.options.store_false:
+        plan.site.has_argument("store")  # the rewrite asks it too, to add ``store=False`` where none is passed
     request = plan.site.request_dict()
     for key in sorted(plan.site.uncertain_keys):
         write = request.writes_of(key)[0]
