@@ -10,9 +10,9 @@ do with the call sites and result uses found here.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
-from typing import List, Optional, Set, Tuple, Union
+from typing import Dict, List, Optional, Set, Tuple, Union
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -21,11 +21,12 @@ from libcst.metadata import CodeRange
 from migrator.clients import is_openai_client
 from migrator.model import ImportedClient, Options, ProjectFacts
 from migrator.screen import legacy_method
-from migrator.semantic.bindings import Bindings, Definition
+from migrator.semantic.bindings import Bindings
+from migrator.semantic.dicts import BuiltDict, KeyWrite, UnseenDict, built_dict
 from migrator.semantic.flow import ValueFlow
 from migrator.semantic.imports import Imports
 from migrator.semantic.nodes import Nodes
-from migrator.shapes import STRING_NODES, dict_entries
+from migrator.shapes import STRING_NODES, code_of, one_line
 from migrator.traversal import children
 
 # Where the SDK keeps the Chat Completions types, and the Chat-only shapes it keeps elsewhere
@@ -50,6 +51,8 @@ class CallSite:
     traced: bool  # the receiver is provably an OpenAI client
     statement: cst.CSTNode  # the statement the call belongs to
     analysis: "ModuleAnalysis"  # for rules that need to ask more about the module
+    focus: Optional[KeyWrite] = None  # the write of the request dict a parameter hook is asked about
+    uncertain_keys: Set[str] = field(default_factory=set)  # see ``argument``
 
     @property
     def position(self) -> CodeRange:
@@ -57,35 +60,29 @@ class CallSite:
         return self.analysis.nodes.positions[self.call]
 
     def argument(self, keyword: str) -> Optional[cst.Arg]:
-        """The argument passed as ``keyword``; for an entry of an unpacked dict literal
-        (``**params``), an ``Arg`` made to hold the entry's original value node."""
+        """The argument passed as ``keyword``; for a key of the dict passed as ``**name``, an
+        ``Arg`` made to hold the original value the key is written with. A key written several
+        times, or on some paths only, is answered with its write in ``focus``, or else with its
+        first write and noted in ``uncertain_keys``: the call's migration must not depend on it."""
         for arg in self.call.args:
             if arg.keyword is not None and arg.keyword.value == keyword:
                 return arg
-        definition = self.unpacked_dict()
-        if definition is not None and keyword in dict_entries(definition.value):
-            return cst.Arg(keyword=cst.Name(keyword), value=dict_entries(definition.value)[keyword].value)
-        return None
+        request = self.request_dict()
+        if not isinstance(request, BuiltDict):
+            return None
+        writes = request.writes_of(keyword)
+        if self.focus is not None and self.focus.key == keyword:
+            writes = [self.focus]
+        elif len(writes) > 1 or (writes and not writes[0].runs_first):
+            self.uncertain_keys.add(keyword)
+        return cst.Arg(keyword=cst.Name(keyword), value=writes[0].value) if writes else None
 
     def has_argument(self, keyword: str) -> bool:
         return self.argument(keyword) is not None
 
-    def unpacked_dict(self) -> Optional["Definition"]:
-        """``params`` of ``create(**params)`` when it is a dict literal defined once, in this
-        scope, with string keys, and read only by this call: its entries are arguments too."""
-        unpacked = [arg for arg in self.call.args if arg.star == "**"]
-        if len(unpacked) != 1 or not isinstance(unpacked[0].value, cst.Name):
-            return None
-        name = unpacked[0].value
-        definition = self.analysis.bindings.definition(name)
-        if (
-            definition is None
-            or definition.reads != [name]
-            or dict_entries(definition.value) is None
-            or self.analysis.bindings.scopes.get(definition.statement) is not self.analysis.bindings.scopes.get(name)
-        ):
-            return None
-        return definition
+    def request_dict(self) -> Union[BuiltDict, UnseenDict, None]:
+        """What the dict the call unpacks (``**params``) holds; None when it unpacks none."""
+        return self.analysis.request_dict(self.call)
 
 
 @dataclass
@@ -139,6 +136,22 @@ class ModuleAnalysis:
         self.bindings = Bindings(module, self.nodes)
         self.imports = Imports(self.nodes, self.bindings)
         self.flow = ValueFlow(module, self.nodes, self.bindings, self.imports, same_kind=legacy_call_result)
+        self._request_dicts: Dict[cst.Call, Union[BuiltDict, UnseenDict, None]] = {}
+
+    def request_dict(self, call: cst.Call) -> Union[BuiltDict, UnseenDict, None]:
+        """What the dict ``call`` unpacks holds (see ``migrator.semantic.dicts``), asked once per call."""
+        if call not in self._request_dicts:
+            unpacked = [arg.value for arg in call.args if arg.star == "**"]
+            found: Union[BuiltDict, UnseenDict, None] = None
+            if len(unpacked) > 1:
+                found = UnseenDict("the call unpacks several dicts")
+            elif unpacked and isinstance(unpacked[0], cst.Name):
+                found = built_dict(unpacked[0], self.flow)
+            elif unpacked:
+                code = one_line(code_of(unpacked[0]), limit=40)
+                found = UnseenDict(f"`{code}` holds keys chosen elsewhere")
+            self._request_dicts[call] = found
+        return self._request_dicts[call]
 
     @property
     def _openai_imports(self) -> List[Union[cst.Import, cst.ImportFrom]]:

@@ -8,18 +8,19 @@ in ``migrator.rewrite`` turns them into code.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 from libcst.metadata import CodeRange
 
 from migrator.analysis import AnnotationUse, CallSite, ModuleAnalysis
+from migrator.semantic.dicts import BuiltDict, KeyWrite, UnseenDict
 from migrator.semantic.flow import CALL, ResultUse
 from migrator.model import Confidence, Finding, Options, Position
 from migrator.prefilter import ModuleNeeds, holds
 from migrator.registry import all_rules
-from migrator.rule import Block, GuardHook, ParameterHook, Report, Retarget, Rewrite, Rule, UseRewrite
-from migrator.shapes import code_of, dict_entries, literal_string, one_line, separator, string_like
+from migrator.rule import Block, GuardHook, NewArgument, ParameterHook, Report, Retarget, Rewrite, Rule, UseRewrite
+from migrator.shapes import code_of, one_line, separator, string_like
 from migrator.suppression import Suppressions
 
 UNTRACED_RESULT = "untraced_result"
@@ -220,26 +221,19 @@ def _plan_site(site: CallSite, rule: Rule, rules: Dict[str, Rule], analysis: Mod
     plan.target = target
     _plan_arguments(plan, rules, analysis)
     _plan_uses(plan, rules, analysis)
+    _block_uncertain_keys(plan, analysis)
     return plan
 
 
 def _plan_arguments(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnalysis) -> None:
     owners = {name: rule for rule in rules.values() for name in rule.parameters}
+    passed: List[str] = []  # the keyword arguments the migrated call is given
     for arg in plan.site.call.args:
         position = analysis.nodes.positions[arg]
         plan.arguments.append(ArgumentPlan())
         if arg.keyword is None:
-            if arg.star == "**" and plan.site.unpacked_dict() is not None:
-                _plan_unpacked_dict(plan, owners, analysis)
-                continue
-            if arg.star == "**":
-                reason = (
-                    f"it passes `**{one_line(code_of(arg.value), limit=40)}`: the tool maps `**` only for a dict "
-                    "literal defined in the same scope and read by this call alone"
-                )
-            else:
-                reason = "it passes positional arguments, which the tool cannot map"
-            plan.blockers.append(Blocker(plan.rule, reason, position))
+            if arg.star != "**":
+                plan.blockers.append(Blocker(plan.rule, "it passes positional arguments, which the tool cannot map", position))
             continue
         name = arg.keyword.value
         owner = owners.get(name)
@@ -254,6 +248,10 @@ def _plan_arguments(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnal
         rewrite = outcome.unsafe if isinstance(outcome, Block) else outcome
         if rewrite is not None:
             plan.shared_rewrites.extend((owner.id, edit) for edit in rewrite.elsewhere)
+            passed.extend(new.keyword for new in rewrite.arguments)
+    request = plan.site.request_dict()
+    if request is not None:
+        _plan_request_dict(plan, request, owners, passed, analysis)
 
 
 def _unmapped(name: str, spelled: str) -> str:
@@ -264,43 +262,142 @@ def _unmapped(name: str, spelled: str) -> str:
     return f"the tool has no mapping for {spelled}"
 
 
-def _plan_unpacked_dict(plan: SitePlan, owners: Dict[str, Rule], analysis: ModuleAnalysis) -> None:
-    """``create(**params)`` with ``params`` a dict literal only this call reads: each entry is
-    planned like a keyword argument, and the dict is rewritten where it is defined."""
-    site = plan.site
-    definition = site.unpacked_dict()
-    keywords: List[str] = []
-    for key, element in dict_entries(definition.value).items():
-        owner = owners.get(key)
-        position = analysis.nodes.positions[element]
+# What to write instead, for a ``**`` dict the tool cannot see every key of.
+REQUEST_DICT_ADVICE = (
+    "pass the parameters by name, or build the dict beside the call from string keys "
+    "(a literal or `dict(...)`, then `d[\"key\"] = value` or `d.update(...)`)"
+)
+
+
+def _plan_request_dict(
+    plan: SitePlan, request: Union[BuiltDict, UnseenDict], owners: Dict[str, Rule], passed: List[str], analysis: ModuleAnalysis
+) -> None:
+    """``create(**params)``: each key of ``params`` is planned like a keyword argument, with the
+    hook of its parameter, and rewritten where it is written."""
+    unpacked = next(arg for arg in plan.site.call.args if arg.star == "**")
+    shown = f"`**{one_line(code_of(unpacked.value), limit=40)}`"
+    if isinstance(request, UnseenDict):
+        reason = (
+            f"it passes {shown}, which the tool maps only when it sees every key written and nothing else "
+            f"uses the dict: {request.reason}; {REQUEST_DICT_ADVICE}"
+        )
+        plan.blockers.append(Blocker(plan.rule, reason, analysis.nodes.positions[unpacked]))
+        return
+    made: Dict[str, Set[Tuple[str, ...]]] = {}  # each key -> the parameters each of its writes becomes
+    for write in request.writes:
+        position = analysis.nodes.positions[write.entry]
+        owner = owners.get(write.key)
         if owner is None:
-            plan.blockers.append(Blocker(plan.rule, _unmapped(key, f"`{key}` in the unpacked dict"), position))
+            plan.blockers.append(Blocker(plan.rule, _unmapped(write.key, f"`{write.key}` in {shown}"), position))
             continue
-        outcome = owner.parameters[key](key, element.value, site)
+        outcome = owner.parameters[write.key](write.key, write.value, replace(plan.site, focus=write))
         if isinstance(outcome, Block):
-            plan.blockers.append(Blocker(outcome.rule or owner.id, outcome.reason, position))
-            continue
-        plan.shared_rewrites.extend((owner.id, edit) for edit in outcome.elsewhere)
-        keywords.extend(new.keyword for new in outcome.arguments)
-    if len(keywords) != len(set(keywords)):
-        reason = "two entries of the unpacked dict would become the same Responses parameter"
-        plan.blockers.append(Blocker(plan.rule, reason, analysis.nodes.positions[definition.value]))
+            plan.blockers.append(Blocker(outcome.rule or owner.id, outcome.reason, position, outcome.unsafe))
+        rewrite = outcome.unsafe if isinstance(outcome, Block) else outcome
+        if rewrite is not None:
+            plan.shared_rewrites.extend((owner.id, edit) for edit in rewrite.elsewhere)
+            made.setdefault(write.key, set()).add(tuple(new.keyword for new in rewrite.arguments))
+    position = analysis.nodes.positions[unpacked]
+    for key, shapes in made.items():
+        if len(shapes) > 1:  # ``messages`` with and without a system message: ``instructions`` would stay
+            reason = f"`{key}` is written in {shown} several times, as different Responses parameters: what one write sets, another would leave in place"
+            plan.blockers.append(Blocker(plan.rule, reason, position))
+    sources: Dict[str, List[str]] = {}
+    for key, shapes in made.items():
+        for keyword in sorted({keyword for shape in shapes for keyword in shape}):
+            sources.setdefault(keyword, []).append(f"`{key}` in {shown}")
+    for keyword in passed:
+        sources.setdefault(keyword, []).append("an argument")
+    for keyword, spelled in sources.items():
+        if len(spelled) > 1:
+            reason = f"{' and '.join(spelled)} would both become the Responses parameter `{keyword}`"
+            plan.blockers.append(Blocker(plan.rule, reason, position))
+    for container in dict.fromkeys(write.container for write in request.writes):
+        writes = [write for write in request.writes if write.container is container]
+        plan.shared_rewrites.append((plan.rule, _rewritten_writes(container, writes, owners, plan.site, analysis)))
 
-    def build(updated: cst.Dict) -> cst.Dict:
-        elements: List[cst.BaseDictElement] = []
-        for element in updated.elements:
-            key = literal_string(element.key)
-            outcome = owners[key].parameters[key](key, element.value, site)
-            for index, new in enumerate(outcome.arguments):
-                new_element = element.with_changes(key=string_like(element.key, new.keyword), value=new.value)
-                if index < len(outcome.arguments) - 1:
-                    new_element = new_element.with_changes(comma=separator(updated))
-                elements.append(new_element)
-        if elements and not outcome.arguments:  # the last entry was dropped: keep its closing style
-            elements[-1] = elements[-1].with_changes(comma=updated.elements[-1].comma)
-        return updated.with_changes(elements=elements)
 
-    plan.shared_rewrites.append((plan.rule, UseRewrite(target=definition.value, build=build)))
+def _block_uncertain_keys(plan: SitePlan, analysis: ModuleAnalysis) -> None:
+    """A rule asked whether the request dict holds a key it holds on some paths only, or with
+    several values: the answer would be a guess."""
+    if analysis.options.store_false:
+        plan.site.has_argument("store")  # the rewrite asks it too, to add ``store=False`` where none is passed
+    request = plan.site.request_dict()
+    for key in sorted(plan.site.uncertain_keys):
+        write = request.writes_of(key)[0]
+        reason = (
+            f"`{key}` is in `**{request.name}` on some paths only, or with several values, and how the call "
+            f"is migrated depends on it; set it once, before the call, or pass it by name"
+        )
+        plan.blockers.append(Blocker(plan.rule, reason, analysis.nodes.positions[write.entry]))
+
+
+def _rewritten_writes(
+    container: cst.CSTNode, writes: List[KeyWrite], owners: Dict[str, Rule], site: CallSite, analysis: ModuleAnalysis
+) -> UseRewrite:
+    """The rewrite of what holds ``writes``: a dict literal's entries, a call's keyword arguments,
+    or ``params["key"] = value`` (on a line of its own, each parameter it becomes on a line)."""
+
+    def mapped(write: KeyWrite, value: cst.BaseExpression) -> Tuple[NewArgument, ...]:
+        outcome = owners[write.key].parameters[write.key](write.key, value, replace(site, focus=write))
+        if isinstance(outcome, Block):
+            assert outcome.unsafe is not None, "a blocked plan is never applied"
+            return outcome.unsafe.arguments
+        return outcome.arguments
+
+    if isinstance(container, cst.Dict):
+        def build_dict(updated: cst.Dict) -> cst.Dict:
+            made = [(element, mapped(write, element.value)) for write, element in zip(writes, updated.elements)]
+            entries = _entries(made, separator(updated), lambda old, new: old.with_changes(key=string_like(old.key, new.keyword), value=new.value))
+            return updated.with_changes(elements=entries)
+
+        return UseRewrite(target=container, build=build_dict)
+    if isinstance(container, cst.Call):
+        def build_call(updated: cst.Call) -> cst.Call:
+            made = [(arg, mapped(write, arg.value)) for write, arg in zip(writes, updated.args)]
+            arguments = _entries(made, separator(updated), lambda old, new: old.with_changes(keyword=cst.Name(new.keyword), value=new.value))
+            return updated.with_changes(args=arguments)
+
+        return UseRewrite(target=container, build=build_call)
+    (write,) = writes
+    line = analysis.nodes.parents[container]
+    alone = isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1
+
+    def build_assignment(updated: cst.CSTNode) -> Union[cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel]:
+        assignment = updated.body[0] if alone else updated
+        target = assignment.targets[0].target
+        index = target.slice[0].slice
+        assignments = [
+            assignment.with_changes(
+                targets=[assignment.targets[0].with_changes(target=target.with_changes(
+                    slice=[target.slice[0].with_changes(slice=index.with_changes(value=string_like(index.value, new.keyword)))]
+                ))],
+                value=new.value,
+            )
+            for new in mapped(write, assignment.value)
+        ]
+        if not assignments:
+            return cst.RemoveFromParent()
+        if not alone:
+            return cst.FlattenSentinel(assignments) if len(assignments) > 1 else assignments[0]
+        lines = [updated.with_changes(body=[each], leading_lines=()) for each in assignments]
+        lines[0] = lines[0].with_changes(leading_lines=updated.leading_lines)
+        return cst.FlattenSentinel(lines) if len(lines) > 1 else lines[0]
+
+    return UseRewrite(target=line if alone else container, build=build_assignment)
+
+
+def _entries(made, comma: cst.Comma, make) -> list:
+    """The entries (dict elements or arguments) each original one becomes, in its place: those
+    made from one take ``comma`` between them and its own after the last; the last one made
+    takes the comma of the last original one."""
+    entries = []
+    for old, arguments in made:
+        for index, new in enumerate(arguments):
+            entries.append(make(old, new).with_changes(comma=comma if index < len(arguments) - 1 else old.comma))
+    if entries and made and not made[-1][1]:  # the last one was dropped: keep its closing style
+        entries[-1] = entries[-1].with_changes(comma=made[-1][0].comma)
+    return entries
 
 
 def _plan_uses(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnalysis) -> None:

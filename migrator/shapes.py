@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Dict, Iterator, Optional, Sequence
+from typing import Dict, Iterator, Optional, Sequence, Union
 
 import libcst as cst
 
@@ -57,9 +57,10 @@ def dict_entries(node: cst.BaseExpression) -> Optional[Dict[str, cst.DictElement
     return entries
 
 
-def separator(node: cst.Dict) -> cst.Comma:
-    """The comma that separates the entries of a dict literal (with its line break, if any)."""
-    for element in node.elements:
+def separator(node: Union[cst.Dict, cst.Call]) -> cst.Comma:
+    """The comma that separates the entries of a dict literal or the arguments of a call (with
+    its line break, if any)."""
+    for element in node.elements if isinstance(node, cst.Dict) else node.args:
         if isinstance(element.comma, cst.Comma):
             return element.comma
     return cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))

@@ -9,18 +9,43 @@ Maps the request parameters that have a Responses equivalent:
 | `verbosity=x` | `text={"verbosity": x}` |
 | `model`, `temperature`, `top_p`, `parallel_tool_calls`, `store`, `metadata`, `user`, `service_tier`, `prompt_cache_key`, `prompt_cache_retention`, `safety_identifier`, `timeout`, `extra_headers`, `extra_query`, `extra_body` | unchanged |
 
+A request built as a dict and passed with `**` is mapped key by key, where each key is written,
+with the mapping of its parameter (every rule's, not only this one's), when the tool sees every
+key: the dict is made by a literal or `dict(k=v)` in the scope of the call, its other keys are
+written as `params["key"] = value`, `params.update({...})` or `params.update(k=v)` (under `if`s
+or not) with string keys, and nothing else uses it. A key with no equivalent, or a value its
+mapping cannot prove, keeps the call as it is and is reported where it is written. So is a key
+written on some paths only (or several times) when another parameter's or the result's migration
+depends on it (`stream`, `tools`), and one written several times as different Responses
+parameters (`messages` with and without a leading system message).
+
 ## Why
 `responses.create` rejects the Chat names (`Unsupported parameter: 'max_tokens'`).
 
 ## Example
 ```python
 client.chat.completions.create(model=m, messages=msgs, max_tokens=200, reasoning_effort="low")
+
+params = dict(model=m, messages=msgs)
+if short:
+    params["max_tokens"] = 60
+client.chat.completions.create(**params)
 ```
 
 ## Use instead
 ```python
 client.responses.create(model=m, input=msgs, max_output_tokens=200, reasoning={"effort": "low"})
+
+params = dict(model=m, input=msgs)
+if short:
+    params["max_output_tokens"] = 60
+client.responses.create(**params)
 ```
+
+A dict the tool cannot see every key of (`**kwargs`, `**self.generation_kwargs`, a dict made by
+another function, one also logged or returned) keeps its call as it is: it may hold parameters
+the Responses API lacks. Pass the parameters by name, or build the dict beside the call from
+string keys, and use it for nothing else.
 
 ## Fix safety
 Safe. The service rejects `max_output_tokens` below 16, so a literal limit below 16 blocks the
@@ -83,6 +108,22 @@ RULE = Rule(
                 'r = openai.chat.completions.create(model="gpt-4o", messages=m, max_tokens=5)\n'
             ),
             finding="below 16",
+        ),
+        Example(
+            before=(
+                "import openai\n"
+                'params = dict(model="gpt-4o", messages=m)\n'
+                "if short:\n"
+                '    params["max_tokens"] = 60\n'
+                "r = openai.chat.completions.create(**params)\n"
+            ),
+            after=(
+                "import openai\n"
+                'params = dict(model="gpt-4o", input=m)\n'
+                "if short:\n"
+                '    params["max_output_tokens"] = 60\n'
+                "r = openai.responses.create(**params)\n"
+            ),
         ),
     ],
 )

@@ -20,6 +20,8 @@ client.chat.completions.create(model="gpt-4o", messages=msgs, stop=["\\n"])
 Decide what the code needs without the parameter (for `stop`, cut the text yourself; for `n`,
 make several requests), then migrate. With `--unsafe-fixes` the tool drops the parameter and
 leaves a `# migrator:` comment above the call saying what was removed.
+A key of a `**` request dict is dropped where it is written (`params["seed"] = 7` goes; a
+block left empty holds `pass`).
 
 ## Fix safety
 Unsafe: applied only with `--unsafe-fixes`, because the program's behaviour changes.

@@ -345,7 +345,7 @@ def test_files_without_candidates_never_import_libcst(tmp_path):
     [
         ("client.chat.completions.create(model='m', messages=[], max_tokens=5)", "`max_tokens=`"),
         ("params = {'model': 'm', 'messages': [], 'max_tokens': 5}\nclient.chat.completions.create(**params)",
-         "`max_tokens` in the unpacked dict"),
+         "`max_tokens` in `**params`"),
     ],
 )
 def test_a_parameter_whose_rule_is_not_selected_keeps_the_call_and_says_which_rule(call, spelled):

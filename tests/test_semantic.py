@@ -288,3 +288,54 @@ def test_value_sources_follow_augmented_assignments():
     """)
     sources = analysis.bindings.value_sources(_read_on_line(analysis, "history", 3))
     assert sorted(analysis.nodes.positions[b.node].start.line for b in sources) == [1, 2]
+
+
+def _built(source, line):
+    from migrator.semantic.dicts import built_dict
+
+    analysis = _analysis(source)
+    return analysis, built_dict(_read_on_line(analysis, "params", line), analysis.flow)
+
+
+def test_a_dict_built_key_by_key_knows_each_write_and_whether_it_runs_before_the_read():
+    analysis, built = _built("""
+        params = dict(model="a")
+        params["top_p"] = 1
+        if c:
+            params["temperature"] = 0
+        params.update({"user": "u"})
+        for retry in range(2):
+            params.update(seed=retry)
+        try:
+            params["store"] = False
+        except KeyError:
+            pass
+        with lock: params["top_p"] = 0.5
+        send(**params)
+    """, 13)
+    writes = [(w.key, analysis.nodes.positions[w.entry].start.line, w.runs_first) for w in built.writes]
+    assert writes == [
+        ("model", 1, True), ("top_p", 2, True), ("temperature", 4, False), ("user", 5, True),
+        ("seed", 7, False), ("store", 9, False), ("top_p", 12, False),
+    ]
+
+
+@pytest.mark.parametrize(
+    "source, reason",
+    [
+        pytest.param('params = {"model": "a"}\nparams.pop("model")\nsend(**params)\n', "also used by `params.pop", id="pop"),
+        pytest.param('params = {"model": "a"}\nparams[key] = 1\nsend(**params)\n', "cannot read as a string", id="key-from-a-variable"),
+        pytest.param('params = {**base}\nsend(**params)\n', "does not spell out its keys", id="unpacked-base"),
+        pytest.param('params = dict(base)\nsend(**params)\n', "does not spell out its keys", id="dict-of-a-name"),
+        pytest.param('def f(params):\n    send(**params)\n', "is a parameter", id="parameter"),
+        pytest.param('params = {}\nif c:\n    params = {"a": 1}\nsend(**params)\n', "on lines 1, 3", id="two-bindings"),
+        pytest.param('params = {}\nkeep(params)\nsend(**params)\n', "also used by `keep(params)` on line 2", id="passed-on"),
+    ],
+)
+def test_a_dict_whose_keys_cannot_all_be_known_says_why(source, reason):
+    from migrator.semantic.dicts import UnseenDict, built_dict
+
+    analysis = _analysis(source)
+    read = next(n for n in analysis.nodes.nodes_of(cst.Name) if getattr(analysis.nodes.parents[n], "star", "") == "**")
+    found = built_dict(read, analysis.flow)
+    assert isinstance(found, UnseenDict) and reason in found.reason, found

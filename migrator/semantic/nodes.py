@@ -13,6 +13,9 @@ from migrator.metadata import Positions
 from migrator.shapes import string_text, walk
 from migrator.traversal import children
 
+# The nodes whose ``body`` runs its statements one after the other, from the first.
+BLOCKS = (cst.Module, cst.IndentedBlock, cst.SimpleStatementLine, cst.SimpleStatementSuite)
+
 
 @dataclass
 class _NodeIndex:
@@ -138,3 +141,18 @@ class Nodes:
         while parent is not None and parent is not body:
             node, parent = parent, self.parents.get(parent)
         return node if parent is body else None
+
+    def runs_before(self, statement: cst.CSTNode, node: cst.CSTNode) -> bool:
+        """Has ``statement`` (a statement, or a small statement of a line) run each time ``node``
+        runs, in the same run of their scope? It has when it comes first in a block holding
+        ``node``: a block is entered at its top, and left early only by what would skip ``node`` too."""
+        block = self.parents.get(statement)
+        while isinstance(block, BLOCKS):
+            holder = self.statement_within(block, node)
+            if holder is not None:
+                places = {id(each): place for place, each in enumerate(block.body)}
+                return places[id(statement)] < places[id(holder)]
+            if not isinstance(block, cst.SimpleStatementLine):
+                return False  # a branch, a loop's body, a ``try`` body: ``node`` may run without it
+            statement, block = block, self.parents.get(block)
+        return False
