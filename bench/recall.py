@@ -15,7 +15,7 @@ engine's count of migrated calls is checked against the call sites left in its o
 findings that say a call was left alone become blocker categories once the names and numbers in
 them are dropped, counted once per line they are reported on: a call can have several. A file
 the engine could not process, and calls left alone in a file that reports no reason (split by
-whether it imports openai: the tool looks for clients only where it does), are categories of
+whether it imports openai: calls on another SDK's client are not reported), are categories of
 their own. With --by-package, a table per group also tells how the call sites, the migrations and
 the main reason are shared out among packages, since one package can weigh on a group's share.
 It is a measure: nothing fails.
@@ -53,7 +53,7 @@ OPTION_SETS = {
 }
 LEFT_ALONE = re.compile(r"^`[^`]*` (?:not migrated: )?")  # the call a left-alone finding starts with
 IMPORTS_OPENAI = re.compile(r"^[ \t]*(?:import|from)[ \t]+openai\b", re.MULTILINE)
-# Calls left alone in a file that reports no reason: the tool looks for clients only where openai is imported.
+# Calls left alone in a file that reports no reason: calls on another SDK's client (`Groq()`) are not reported.
 NO_FINDING_WITHOUT_OPENAI = "no finding, in a file not importing openai (another SDK's client, or a docstring)"
 NO_FINDING = "no finding, in a file importing openai (a call the tool does not see, or a comment or string)"
 TOP_BLOCKERS = 10
