@@ -18,9 +18,10 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata import CodeRange
 
-from migrator.clients import is_openai_client
+from migrator.clients import is_openai_client, is_other_sdk_client
+from migrator.metadata import NEWLINE
 from migrator.model import ImportedClient, Options, ProjectFacts
-from migrator.screen import legacy_method
+from migrator.screen import CALL_SITE, legacy_method
 from migrator.semantic.bindings import Bindings
 from migrator.semantic.dicts import BuiltDict, KeyWrite, UnseenDict, built_dict
 from migrator.semantic.flow import ValueFlow
@@ -37,6 +38,8 @@ CHAT_SHARED_TYPES = frozenset({"ResponseFormatJSONSchema"})
 
 # A name in code, or in the text of a string annotation.
 IDENTIFIER = re.compile(r"[^\W\d]\w*")
+# The dotted name a legacy call written as text is made on (``client``, ``self.client.beta``), if any.
+WRITTEN_RECEIVER = re.compile(r"[\w.]*$")
 
 
 @dataclass
@@ -49,6 +52,7 @@ class CallSite:
     resource: Tuple[str, ...]  # what sits between receiver and method: ("beta", "chat", "completions")
     wrapper: Optional[str]  # "with_raw_response" / "with_streaming_response"
     traced: bool  # the receiver is provably an OpenAI client
+    other_sdk: bool  # the receiver is provably another SDK's client: not a Chat Completions call at all
     statement: cst.CSTNode  # the statement the call belongs to
     analysis: "ModuleAnalysis"  # for rules that need to ask more about the module
     focus: Optional[KeyWrite] = None  # the write of the request dict a parameter hook is asked about
@@ -83,6 +87,18 @@ class CallSite:
     def request_dict(self) -> Union[BuiltDict, UnseenDict, None]:
         """What the dict the call unpacks (``**params``) holds; None when it unpacks none."""
         return self.analysis.request_dict(self.call)
+
+
+@dataclass(frozen=True)
+class WrittenCall:
+    """A legacy call a text search finds in a string or a comment: an example, documentation,
+    code generated or run as text. Nothing the tool can migrate."""
+
+    node: cst.CSTNode  # the string (or the part of an f-string) or comment it is written in
+    code: str  # as written, up to the method: "client.chat.completions.create", "completions.create"...
+    place: str  # "docstring", "string" or "comment"
+    line: int  # 1-based, where the text starts
+    column: int  # 1-based
 
 
 @dataclass
@@ -208,6 +224,7 @@ class ModuleAnalysis:
             if shape is None:
                 continue
             receiver, resource, wrapper, kind = shape
+            traced = self._may_hold_a_client(receiver) and is_openai_client(receiver, self)
             sites.append(
                 CallSite(
                     call=call,
@@ -215,7 +232,8 @@ class ModuleAnalysis:
                     receiver=receiver,
                     resource=resource,
                     wrapper=wrapper,
-                    traced=self._may_hold_a_client(receiver) and is_openai_client(receiver, self),
+                    traced=traced,
+                    other_sdk=not traced and is_other_sdk_client(receiver, self),
                     statement=self.nodes.enclosing_statement(call),
                     analysis=self,
                 )
@@ -243,6 +261,28 @@ class ModuleAnalysis:
             for alias in statement.names:
                 names.add(alias.evaluated_alias or alias.evaluated_name.split(".")[0])
         return names
+
+    def written_calls(self) -> List[WrittenCall]:
+        """The legacy calls written in strings and comments (``CALL_SITE``), in source order.
+        Calls in the code of an f-string are calls (``call_sites``), not text."""
+        if not CALL_SITE.search(self.source.decode("latin-1")):
+            return []  # most modules: no string or comment needs reading
+        in_code = set(self.nodes.code_strings)
+        found = []
+        for node in self.nodes.nodes_of(cst.SimpleString, cst.FormattedStringText, cst.Comment):
+            for match in CALL_SITE.finditer(node.value):
+                if isinstance(node, cst.Comment):
+                    place = "comment"
+                else:
+                    place = "string" if node in in_code else "docstring"
+                receiver = WRITTEN_RECEIVER.search(node.value, 0, match.start())
+                start = self.nodes.positions[node].start
+                before = NEWLINE.split(node.value[: receiver.start()])
+                line = start.line + len(before) - 1
+                column = (start.column if len(before) == 1 else 0) + len(before[-1]) + 1
+                code = (receiver.group() + match.group().split("(")[0].rstrip()).lstrip(".")
+                found.append(WrittenCall(node, code, place, line, column))
+        return found
 
     def chat_type(self, node: cst.CSTNode) -> Optional[str]:
         """The name of the Chat Completions type ``node`` names (``ChatCompletion``,

@@ -17,12 +17,21 @@ when every value it can hold is
   one, and binds it nowhere else (``from .llm import client``; see ``migrator.project``).
 
 A parameter without an annotation is no proof: code in other modules may pass a Groq client.
+
+The same proof, with another SDK's classes in place of OpenAI's (a class imported from a
+package other than openai: ``Groq()``, ``client: Mistral``), proves that a receiver is another
+SDK's client, whose calls are neither migrated nor reported. A class of another package whose
+qualified name mentions openai (``langfuse.openai.OpenAI``) proves nothing: such classes are
+the drop-in wrappers of OpenAI's clients.
+
 Knowledge of code in general (scopes, bindings, qualified names) comes from the analysis; this
-module knows only what makes an OpenAI client.
+module knows only what makes a client.
 """
 
 from __future__ import annotations
 
+import sys
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 import libcst as cst
@@ -55,24 +64,65 @@ _CLIENT_TYPE, _NONE_TYPE, _OTHER_TYPE = "client", "None", "other"
 Origins = Optional[List[cst.CSTNode]]
 
 
+@dataclass(frozen=True)
+class ClientKind:
+    """What makes a client of one kind."""
+
+    # Given the qualified names a called or annotating name stands for (``{"openai.OpenAI"}``),
+    # do they name a class whose instances are such clients?
+    names_class: Callable[[Set[str]], bool]
+    module: Optional[str] = None  # a module that is a client itself (``openai.chat.completions``)
+
+
+# Packages whose classes (``typing.Any``, ``collections.abc.Callable``) say nothing of an SDK
+# (Python 3.9 has no list of the standard library's modules: those used in annotations, then).
+_STANDARD_PACKAGES = frozenset(
+    getattr(sys, "stdlib_module_names", ("typing", "abc", "collections", "types", "builtins"))
+) | {"typing_extensions"}
+
+
+def _names_another_sdks_class(names: Set[str]) -> bool:
+    """Is each of ``names`` a class (CapWords, by PEP 8) imported from a package other than
+    openai and the standard library, whose name does not mention openai?"""
+    return bool(names) and all(
+        not qualified.startswith(".")  # a relative import: this project's module, which may subclass OpenAI
+        and "." in qualified
+        and qualified.split(".")[0] not in _STANDARD_PACKAGES
+        and "openai" not in qualified.lower()
+        and qualified.rpartition(".")[2][:1].isupper()
+        and not qualified.rpartition(".")[2].isupper()  # a constant (an instance, maybe OpenAI's)
+        for qualified in names
+    )
+
+
+OPENAI_CLIENT = ClientKind(names_class=lambda names: not names.isdisjoint(CLIENT_CLASSES), module="openai")
+OTHER_SDK_CLIENT = ClientKind(names_class=_names_another_sdks_class)
+
+
 def is_openai_client(expr: cst.BaseExpression, analysis: "ModuleAnalysis") -> bool:
     """Is ``expr`` provably an OpenAI client (or the ``openai`` module)?"""
     return client_origins(expr, analysis) is not None
+
+
+def is_other_sdk_client(expr: cst.BaseExpression, analysis: "ModuleAnalysis") -> bool:
+    """Is ``expr`` provably a client of another SDK (``Groq()``), never OpenAI's?"""
+    return _ClientProof(analysis, OTHER_SDK_CLIENT).origins(expr, none_allowed=False) is not None
 
 
 def client_origins(expr: cst.BaseExpression, analysis: "ModuleAnalysis") -> Origins:
     """Where the client ``expr`` holds can come from: the calls that make it (``OpenAI(...)``,
     ``client.with_options(...)``), the parameters and annotated bindings that declare it, the
     ``openai`` module; None when ``expr`` is not provably a client."""
-    return _ClientProof(analysis).origins(expr, none_allowed=False)
+    return _ClientProof(analysis, OPENAI_CLIENT).origins(expr, none_allowed=False)
 
 
 class _ClientProof:
-    """One question, ``is this a client?``, followed through the module: each value is asked
-    once, and a value that depends on itself proves nothing."""
+    """One question, ``is this a client of this kind?``, followed through the module: each
+    value is asked once, and a value that depends on itself proves nothing."""
 
-    def __init__(self, analysis: "ModuleAnalysis") -> None:
+    def __init__(self, analysis: "ModuleAnalysis", kind: ClientKind) -> None:
         self.analysis = analysis
+        self.kind = kind
         self.answers: Dict[Tuple[int, bool], Origins] = {}
         self.asking: Set[Tuple[int, bool]] = set()
 
@@ -93,7 +143,7 @@ class _ClientProof:
         if is_name(expr, "None"):
             return [] if none_allowed else None
         if isinstance(expr, cst.Name):
-            if "openai" in self.analysis.imports.imported_as(expr):
+            if self.kind.module is not None and self.kind.module in self.analysis.imports.imported_as(expr):
                 return [expr]
             bindings = self.analysis.bindings.referents(expr)
             return _all(self._binding(binding, none_allowed) for binding in bindings) if bindings else None
@@ -156,7 +206,7 @@ class _ClientProof:
 
     def _call(self, call: cst.Call, none_allowed: bool, awaited: bool) -> Origins:
         func = call.func
-        if not awaited and self.analysis.imports.imported_as(func) & CLIENT_CLASSES:
+        if not awaited and self.kind.names_class(self.analysis.imports.imported_as(func)):
             return [call]
         if not awaited and isinstance(func, cst.Attribute) and func.attr.value in CLIENT_COPY_METHODS:
             return [call] if self.origins(func.value, False) is not None else None
@@ -275,28 +325,30 @@ class _ClientProof:
                 names = scope.get_qualified_names_for(dotted) if scope is not None and dotted else set()
                 return {q.name for q in names} if all(q.source is QualifiedNameSource.IMPORT for q in names) else set()
 
-            kinds = _type_members(node, imported)
+            kinds = _type_members(node, imported, self.kind)
         else:
-            kinds = _type_members(node, self.analysis.imports.imported_as)
+            kinds = _type_members(node, self.analysis.imports.imported_as, self.kind)
         return _CLIENT_TYPE in kinds and _OTHER_TYPE not in kinds and (none_allowed or _NONE_TYPE not in kinds)
 
 
-def _type_members(node: cst.BaseExpression, imported: Callable[[cst.BaseExpression], Set[str]]) -> Set[str]:
-    """What the values of type ``node`` can be, by kind: ``Optional[OpenAI]`` a client or
+def _type_members(
+    node: cst.BaseExpression, imported: Callable[[cst.BaseExpression], Set[str]], kind: ClientKind
+) -> Set[str]:
+    """What the values of type ``node`` can be: ``Optional[OpenAI]`` a client (of ``kind``) or
     None, ``Union[OpenAI, Groq]`` a client or something else."""
     if is_name(node, "None"):
         return {_NONE_TYPE}
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
-        return _type_members(node.left, imported) | _type_members(node.right, imported)
+        return _type_members(node.left, imported, kind) | _type_members(node.right, imported, kind)
     if isinstance(node, cst.Subscript):
         generic = imported(node.value)
         arguments = [element.slice.value for element in node.slice if isinstance(element.slice, cst.Index)]
         if "typing.Optional" in generic and len(arguments) == 1:
-            return _type_members(arguments[0], imported) | {_NONE_TYPE}
+            return _type_members(arguments[0], imported, kind) | {_NONE_TYPE}
         if "typing.Union" in generic and arguments:
-            return set().union(*(_type_members(argument, imported) for argument in arguments))
+            return set().union(*(_type_members(argument, imported, kind) for argument in arguments))
         return {_OTHER_TYPE}
-    return {_CLIENT_TYPE} if imported(node) & CLIENT_CLASSES else {_OTHER_TYPE}
+    return {_CLIENT_TYPE} if kind.names_class(imported(node)) else {_OTHER_TYPE}
 
 
 def _tested_branches(expr: cst.IfExp) -> Tuple[bool, bool]:

@@ -40,7 +40,7 @@ from libcst.metadata import (
 
 from migrator.traversal import children, visits_without_rebuilding
 
-_NEWLINE = re.compile(r"\r\n?|\n")  # what LibCST counts as a line break
+NEWLINE = re.compile(r"\r\n?|\n")  # what LibCST counts as a line break
 
 
 def resolve_scopes(module: cst.Module) -> Mapping[cst.CSTNode, Optional[Scope]]:
@@ -164,7 +164,7 @@ class Positions(Mapping[cst.CSTNode, CodeRange]):
         for token in self._tokens:
             places.append((line, column))
             if "\n" in token or "\r" in token:
-                segments = _NEWLINE.split(token)
+                segments = NEWLINE.split(token)
                 line += len(segments) - 1
                 column = len(segments[-1])
             else:

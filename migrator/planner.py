@@ -25,6 +25,7 @@ from migrator.suppression import Suppressions
 
 UNTRACED_RESULT = "untraced_result"
 UNRESOLVED_CLIENT = "unresolved_client"
+CALLS_IN_TEXT = "calls_in_text"
 # What a raw response (``with_raw_response``) offers besides ``.parse()`` that does not
 # depend on which API answered.
 RAW_RESPONSE_ATTRIBUTES = frozenset(
@@ -83,11 +84,16 @@ def plan_module(analysis: ModuleAnalysis, options: Options) -> ModulePlan:
         rule = call_rules.get(site.kind)
         if rule is None:
             continue
+        if site.other_sdk:
+            continue  # Groq's `chat.completions.create` is no Chat Completions call, even with --assume-openai
         if not site.traced and not (options.assume_openai and analysis.imports_openai):
-            if analysis.imports_openai and options.is_enabled(UNRESOLVED_CLIENT):
+            # Reported in any module: a client made in another module is often used where openai is not imported.
+            if options.is_enabled(UNRESOLVED_CLIENT):
                 findings.append(_unresolved_finding(site, analysis))
             continue
         plans.append(_plan_site(site, rule, rules, analysis))
+    if options.is_enabled(CALLS_IN_TEXT):
+        findings.extend(_written_call_findings(analysis, suppressions))
     _block_suppressed_edits(plans, suppressions, analysis, options)
     _block_partly_migrated_shares(plans, analysis, options)
     for plan in plans:
@@ -577,15 +583,38 @@ def _report_finding(rule_id: str, report: Report, analysis: ModuleAnalysis) -> F
     )
 
 
+def _written_call_findings(analysis: ModuleAnalysis, suppressions: Suppressions) -> List[Finding]:
+    """The legacy calls written in strings and comments. A line inside a string over several
+    lines cannot hold a comment: the string's last line suppresses them, as in ruff."""
+    findings = []
+    for written in analysis.written_calls():
+        last_line = analysis.nodes.positions[written.node].end.line
+        if suppressions.hides(CALLS_IN_TEXT, last_line):
+            continue
+        findings.append(
+            Finding(
+                rule=CALLS_IN_TEXT,
+                line=written.line,
+                column=written.column,
+                message=f"`{written.code}` written in a {written.place}: a Chat Completions call the tool cannot migrate, "
+                "to update by hand",
+                confidence=Confidence.LOW,
+            )
+        )
+    return findings
+
+
 def _unresolved_finding(site: CallSite, analysis: ModuleAnalysis) -> Finding:
     call_code = analysis.module.code_for_node(site.call.func)
     receiver = analysis.module.code_for_node(site.receiver)
     call = _start_of(site)
+    # --assume-openai vouches for receivers only in modules that import openai.
+    remedy = "use --assume-openai to migrate it" if analysis.imports_openai else "the module does not import openai"
     return Finding(
         rule=UNRESOLVED_CLIENT,
         line=call.line,
         column=call.column,
         call=call,
-        message=f"`{call_code}` looks like a Chat Completions call, but `{receiver}` is not provably an OpenAI client (use --assume-openai to migrate it)",
+        message=f"`{call_code}` looks like a Chat Completions call, but `{receiver}` is not provably an OpenAI client ({remedy})",
         confidence=Confidence.LOW,
     )

@@ -5,8 +5,9 @@ comment or an unrelated name: `completions` in a docstring, `openai` in a URL. L
 about ten times the stdlib parser, and its analysis several times more, so a candidate is
 first parsed with ``ast`` and passed on only if it holds what the engine offers rules:
 
-- a call shaped like a legacy method (``<anything>.chat.completions.<method>(...)``), for the
-  rules that act at call sites; or
+- a call shaped like a legacy method (``<anything>.chat.completions.<method>(...)``), or text
+  a scanner reads as one (``CALL_SITE``, in a string or a comment: reported as written there),
+  for the rules that act at call sites; or
 - for a module rule, one of its needs and all its declarations ask: an import reaching one of
   the modules it reads (``Rule.needs_imports``: ``from openai.types.chat import ...`` for
   ``openai.types.chat``), string literals in code (not docstrings) holding, in any case, each
@@ -22,6 +23,7 @@ This module does not import LibCST: a run whose candidates are all screened out 
 from __future__ import annotations
 
 import ast
+import re
 import warnings
 from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
@@ -34,6 +36,12 @@ LEGACY_RESOURCES: Tuple[Tuple[Tuple[str, ...], str], ...] = (
     (("beta", "chat", "completions"), "chat.completions"),
     (("chat", "completions"), "chat.completions"),
     (("completions",), "completions"),
+)
+# A legacy call as a text search finds it (``beta.`` included, the response wrappers too):
+# `migrator check` reports at least every line this matches, in code or not.
+CALL_SITE = re.compile(
+    r"\.chat\.completions\.(?:with_raw_response\.|with_streaming_response\.)?(?:create|parse|stream)\s*\("
+    r"|(?<!\.chat)\.completions\.(?:with_raw_response\.|with_streaming_response\.)?create\s*\("
 )
 
 
@@ -58,13 +66,16 @@ def needs_libcst(source: bytes, needs: Needs) -> bool:
     offered = [rule for rule in needs.module_rules if holds(source, rule)]
     if any(not rule.imports and not rule.in_strings for rule in offered):
         return True
+    calls = CALL_SITE_TEXT in source  # (guards act at call sites whatever rules are selected)
+    # Latin-1 decodes any bytes, and keeps the ASCII the pattern spells where it was.
+    if calls and CALL_SITE.search(source.decode("latin-1")):
+        return True
     try:
         with warnings.catch_warnings():  # invalid escapes and the like: not this tool's to report
             warnings.simplefilter("ignore")
             tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return True  # LibCST says what is wrong with it, or reads what Python's parser cannot
-    calls = CALL_SITE_TEXT in source  # (guards act at call sites whatever rules are selected)
     read_strings = any(rule.in_strings for rule in offered)
     imported: List[str] = []
     strings: List[str] = []  # string literals in code, in lower case

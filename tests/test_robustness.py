@@ -247,7 +247,7 @@ def test_empty_files_come_out_unchanged(tmp_path, source):
     assert file_result.error is None and not file_result.changed
 
 
-def test_a_file_mentioning_openai_only_in_strings_and_comments_is_left_alone():
+def test_a_file_mentioning_openai_only_in_strings_and_comments_is_left_alone_and_the_calls_reported():
     source = b'''"""Calls client.chat.completions.create(model=..., messages=...) and reads choices[0]."""
 # openai: client.chat.completions.create(messages=[...])
 EXAMPLE = "resp = client.chat.completions.create(model='gpt-4o', messages=[])"
@@ -256,7 +256,7 @@ PATTERN = rb"chat\\.completions\\.create"
 '''
     result = transform_source(source)
     assert result.output == source
-    assert result.findings == []
+    assert [(f.rule, f.line) for f in result.findings] == [("calls_in_text", 1), ("calls_in_text", 2), ("calls_in_text", 3)]
 
 
 def test_a_rewrite_that_would_not_parse_is_an_internal_error_and_nothing_changes(tmp_path, monkeypatch):
