@@ -72,6 +72,8 @@ class ClientKind:
     # do they name a class whose instances are such clients?
     names_class: Callable[[Set[str]], bool]
     module: Optional[str] = None  # a module that is a client itself (``openai.chat.completions``)
+    # The other modules of the project say what they make (``migrator.project``): OpenAI's only.
+    from_project: bool = False
 
 
 # Packages whose classes (``typing.Any``, ``collections.abc.Callable``) say nothing of an SDK
@@ -95,7 +97,7 @@ def _names_another_sdks_class(names: Set[str]) -> bool:
     )
 
 
-OPENAI_CLIENT = ClientKind(names_class=lambda names: not names.isdisjoint(CLIENT_CLASSES), module="openai")
+OPENAI_CLIENT = ClientKind(names_class=lambda names: not names.isdisjoint(CLIENT_CLASSES), module="openai", from_project=True)
 OTHER_SDK_CLIENT = ClientKind(names_class=_names_another_sdks_class)
 
 
@@ -176,7 +178,7 @@ class _ClientProof:
             return self._declared(node, parent.value, parent.annotation, none_allowed)
         if isinstance(parent, cst.AsName) and isinstance(self.analysis.nodes.parents.get(parent), cst.WithItem):
             return self.origins(self.analysis.nodes.parents[parent].item, none_allowed)  # a client's __enter__ returns it
-        if isinstance(node, cst.ImportFrom) and not isinstance(node.names, cst.ImportStar):
+        if isinstance(node, cst.ImportFrom) and not isinstance(node.names, cst.ImportStar) and self.kind.from_project:
             imported = self.analysis.project.client(binding.name)
             if imported is None or imported.kind != "client":
                 return None
@@ -220,7 +222,7 @@ class _ClientProof:
     def _imported_factory(self, func: cst.BaseExpression, awaited: bool) -> bool:
         """Is ``func`` a function imported from a module of the project that returns a client?"""
         bindings = self.analysis.bindings.referents(func) if isinstance(func, cst.Name) else None
-        if not bindings or len(bindings) != 1 or not isinstance(bindings[0].node, cst.ImportFrom):
+        if not self.kind.from_project or not bindings or len(bindings) != 1 or not isinstance(bindings[0].node, cst.ImportFrom):
             return False
         imported = self.analysis.project.client(bindings[0].name)
         return imported is not None and imported.kind == ("async factory" if awaited else "factory")
@@ -245,7 +247,7 @@ class _ClientProof:
     def _attribute(self, expr: cst.Attribute, none_allowed: bool) -> Origins:
         """``self.client``, ``Bot.client``: what every binding of the attribute in the module
         holds; ``llm.client`` after ``import llm``: what that module makes it."""
-        if self._reads_imported_module(expr):
+        if self.kind.from_project and self._reads_imported_module(expr):
             imported = self.analysis.project.client(get_full_name_for_node(expr))
             return [expr] if imported is not None and imported.kind == "client" else None
         owner = self._class_of(expr.value)
