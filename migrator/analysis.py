@@ -246,10 +246,17 @@ class ModuleAnalysis:
         first because the proof resolves scopes, which most modules without openai never need."""
         if self.imports_openai:
             return True
-        root = receiver
-        while isinstance(root, (cst.Attribute, cst.Call)):
-            root = root.value if isinstance(root, cst.Attribute) else root.func
-        return isinstance(root, cst.Name) and root.value in self._imported_names
+        root = _root_name(receiver)
+        if root is None:
+            return False
+        if root in self._imported_names:
+            return True
+        # ``client = make_client()``, ``client = llm.client``: a name assigned what an import gives.
+        return any(
+            _root_name(node.value) in self._imported_names
+            for node in self.nodes.nodes_of(cst.Assign)
+            if any(isinstance(t.target, cst.Name) and t.target.value == root for t in node.targets)
+        )
 
     @cached_property
     def _imported_names(self) -> Set[str]:
@@ -305,6 +312,15 @@ class ModuleAnalysis:
         if name is not None:
             return [(node, name)]
         return [reference for child in children(node) for reference in self.chat_type_references(child)]
+
+
+def _root_name(expression: cst.BaseExpression) -> Optional[str]:
+    """The name a chain of attributes and calls starts from: ``llm`` for ``llm.make().client``."""
+    while isinstance(expression, (cst.Attribute, cst.Call, cst.Await)):
+        expression = expression.value if isinstance(expression, cst.Attribute) else (
+            expression.func if isinstance(expression, cst.Call) else expression.expression
+        )
+    return expression.value if isinstance(expression, cst.Name) else None
 
 
 def legacy_call_result(value: cst.BaseExpression) -> Optional[cst.Call]:
