@@ -13,7 +13,9 @@ Files a run found nothing in are also remembered by their status (size, modifica
 change times, inode), as git's index remembers files: a later run with the same configuration
 skips such a file without reading it while its status is unchanged. Only files last changed
 well before the run that records them are remembered, so that a write within a file system's
-timestamp granularity of a read is never missed.
+timestamp granularity of a read is never missed. What each module of a project imports
+(``migrator.project`` reads it when a file's result depends on other modules) is remembered the
+same way, by project, so that checking one file reads again only the modules that changed.
 
 Where: `$MIGRATOR_CACHE_DIR` if set; else `.migrator_cache/` in the project root (the nearest
 folder up from the current directory with a `pyproject.toml` or `.git`, else the current
@@ -66,6 +68,7 @@ class Cache:
         self._started = time.time_ns()
         self._idle: Optional[Dict[str, List[int]]] = None  # by path, loaded on first use
         self._idle_changed = False
+        self._import_indexes: Dict[Path, ImportIndex] = {}  # by project root, opened on first use
 
     # -- files with nothing to report, by status ------------------------------------------
 
@@ -80,13 +83,23 @@ class Cache:
             self._idle_changed = True
 
     def save(self) -> None:
-        """Write what this run learnt of idle files (the results are written as they come)."""
+        """Write what this run learnt of idle files and of projects' imports (the results are
+        written as they come)."""
         if self._idle_changed:
             try:
                 self._write(self._idle_index(), json.dumps(self._idle).encode())
             except (OSError, ValueError, TypeError):
                 pass
             self._idle_changed = False
+        for index in self._import_indexes.values():
+            index.save(self._write)
+
+    def import_index(self, root: Path) -> "ImportIndex":
+        """What the modules of the project at ``root`` import, as earlier runs read it."""
+        if root not in self._import_indexes:
+            digest = hashlib.sha256(f"{code_digest(code_folders())}\0{root}".encode()).hexdigest()
+            self._import_indexes[root] = ImportIndex(self.directory / f"v{FORMAT}" / "imports" / f"{digest}.json", self._started)
+        return self._import_indexes[root]
 
     def _idle_files(self) -> Dict[str, List[int]]:
         if self._idle is None:
@@ -185,6 +198,46 @@ def _fingerprint(status: os.stat_result) -> List[int]:
     """What changes whenever a file's content may have: size, modification and change times,
     inode and device (git's index compares the same fields)."""
     return [status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino, status.st_dev]
+
+
+class ImportIndex:
+    """What each module of one project imports (``migrator.project`` reads it from the text),
+    remembered by the file's status as idle files are: a later run reads again only the modules
+    that changed, so that checking one file of a large project stays fast."""
+
+    def __init__(self, path: Path, started: int) -> None:
+        self.path = path
+        self._started = started
+        self._entries: Optional[Dict[str, Any]] = None
+        self._changed = False
+
+    def get(self, file: Path, status: os.stat_result) -> Optional[Any]:
+        entry = self._loaded().get(str(file))
+        if isinstance(entry, list) and len(entry) == 2 and entry[0] == _fingerprint(status):
+            return entry[1]
+        return None
+
+    def put(self, file: Path, status: os.stat_result, summary: Any) -> None:
+        if max(status.st_mtime_ns, status.st_ctime_ns) < self._started - RACY_SECONDS * 10**9:
+            self._loaded()[str(file)] = [_fingerprint(status), summary]
+            self._changed = True
+
+    def save(self, write) -> None:
+        if self._changed:
+            try:
+                write(self.path, json.dumps(self._entries).encode())
+            except (OSError, ValueError, TypeError):
+                pass
+            self._changed = False
+
+    def _loaded(self) -> Dict[str, Any]:
+        if self._entries is None:
+            try:
+                loaded = json.loads(self.path.read_bytes())
+                self._entries = loaded if isinstance(loaded, dict) else {}
+            except (OSError, ValueError):
+                self._entries = {}  # missing or corrupt: as good as empty
+        return self._entries
 
 
 # --- the key --------------------------------------------------------------------------------

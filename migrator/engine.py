@@ -190,7 +190,7 @@ def run(
     from migrator.project import Project
 
     files = list(discover(paths, exclude))
-    return Results(len(files), _results(files, options, jobs, cache, project or Project()))
+    return Results(len(files), _results(files, options, jobs, cache, project or Project(cache=cache)))
 
 
 def _is_notebook(item: Union[Path, DiscoveryError]) -> bool:

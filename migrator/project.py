@@ -29,9 +29,12 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from migrator.model import ImportedClient, ProjectFacts
+
+if TYPE_CHECKING:
+    from migrator.cache import Cache, ImportIndex
 
 # The client classes of the SDK, by the modules that export them (as in migrator.clients,
 # which works on LibCST's nodes; this works on Python's own, before any LibCST is loaded).
@@ -95,8 +98,9 @@ class Project:
     ``root`` fixes the project instead of finding it from each file (for a tree handed over
     as a whole, such as a test's)."""
 
-    def __init__(self, root: Optional[Path] = None) -> None:
+    def __init__(self, root: Optional[Path] = None, cache: Optional[Cache] = None) -> None:
         self._root = root.resolve() if root is not None else None
+        self._cache = cache
         self._trees: Dict[Path, _Tree] = {}
         _package.cache_clear()  # what the folders hold as this run starts
 
@@ -120,7 +124,7 @@ class Project:
 
     def _tree(self, root: Path) -> "_Tree":
         if root not in self._trees:
-            self._trees[root] = _Tree(root)
+            self._trees[root] = _Tree(root, self._cache.import_index(root) if self._cache else None)
         return self._trees[root]
 
 
@@ -128,8 +132,9 @@ class _Tree:
     """One project's Python modules: their names, and the import statements of each, read on
     the first question that needs them."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, index: Optional[ImportIndex] = None) -> None:
         self.root = root
+        self._index = index  # what earlier runs read of the modules' imports
         self._modules: Optional[Dict[Path, _Module]] = None
         self._imports: Dict[Path, _Imports] = {}
         self._syntax: Dict[Path, Optional[ast.Module]] = {}
@@ -145,8 +150,24 @@ class _Tree:
 
     def imports(self, path: Path) -> _Imports:
         if path not in self._imports:
-            self._imports[path] = _Imports.of(_read(path))
+            self._imports[path] = self._remembered_imports(path) or _Imports.of(_read(path))
         return self._imports[path]
+
+    def _remembered_imports(self, path: Path) -> Optional[_Imports]:
+        """What an earlier run read of the imports of ``path``, while it has not changed; what
+        this run reads is remembered for the next."""
+        if self._index is None:
+            return None
+        try:
+            status = os.stat(path)
+        except OSError:
+            return None
+        remembered = self._index.get(path, status)
+        imports = _Imports.loaded(remembered) if remembered is not None else None
+        if imports is None:
+            imports = _Imports.of(_read(path))
+            self._index.put(path, status, imports.saved())
+        return imports
 
     def syntax(self, path: Path) -> Optional[ast.Module]:
         if path not in self._syntax:
@@ -312,6 +333,30 @@ class _Imports:
             return cls(statements, None, 0)
         words = {word for literal in STRING_WORDS.findall(text) for word in re.findall(r"\w+", literal)}
         return cls(statements, words, 1 + text.count("\n", 0, dynamic.start()))
+
+    def saved(self) -> Dict[str, object]:
+        """As JSON, for the cache."""
+        return {
+            "statements": [[s.lineno, ast.unparse(s)] for s in self.statements],
+            "dynamic": sorted(self.dynamic) if self.dynamic is not None else None,
+            "dynamic_line": self.dynamic_line,
+        }
+
+    @classmethod
+    def loaded(cls, saved: object) -> Optional["_Imports"]:
+        """What ``saved`` holds; None when it is not what ``saved()`` writes."""
+        try:
+            statements = []
+            for line, code in saved["statements"]:  # type: ignore[index]
+                statement = ast.parse(code).body[0]
+                if not isinstance(statement, (ast.Import, ast.ImportFrom)) or not isinstance(line, int):
+                    return None
+                statement.lineno = line
+                statements.append(statement)
+            dynamic = saved["dynamic"]  # type: ignore[index]
+            return cls(statements, set(dynamic) if dynamic is not None else None, int(saved["dynamic_line"]))  # type: ignore[index]
+        except (KeyError, TypeError, ValueError, SyntaxError, IndexError):
+            return None
 
 
 def _read(path: Path) -> str:

@@ -241,3 +241,33 @@ def test_a_change_in_an_imported_module_invalidates_a_cached_result(tmp_path):
     assert migrated() == 1  # from the cache
     (tmp_path / "llm.py").write_text("from groq import Groq\nclient = Groq()\n")
     assert migrated() == 0
+
+
+def test_a_second_run_reads_the_imports_of_changed_modules_only(tmp_path, monkeypatch):
+    """Checking one file of a large project stays fast: the index of what its modules import
+    is kept in the cache, by each file's status."""
+    import migrator.cache as cache_module
+    from migrator import project as project_module
+
+    monkeypatch.setattr(cache_module, "RACY_SECONDS", 0)  # the files here were all written just now
+    _write(tmp_path, {
+        "llm.py": LLM,
+        "service.py": "from llm import complete\nprint(complete('x').choices[0].message.content)\n",
+        "other.py": "import os\n",
+    })
+    read = []
+    original = project_module._Imports.of
+    monkeypatch.setattr(project_module._Imports, "of", classmethod(lambda cls, text: read.append(text) or original(text)))
+
+    def run() -> List[str]:
+        read.clear()
+        cache = Cache(tmp_path / ".cache", Options())
+        results = list(engine.run([tmp_path / "llm.py"], Options(), jobs=1, cache=cache, project=Project(root=tmp_path, cache=cache)))
+        return _finding_lines(tmp_path, results)
+
+    first = run()
+    assert len(read) == 3 and any("other modules import (`service.py:1`)" in line for line in first)
+    (tmp_path / "llm.py").write_text(LLM + "\n")  # the file checked changes: it alone is read again
+    assert run() == first and read == [LLM + "\n"]
+    (tmp_path / "service.py").write_text("print('no longer imports it')\n")
+    assert not any("other modules import" in line for line in run()) and len(read) == 1
