@@ -16,6 +16,7 @@ from migrator.prefilter import CALL_SITE_TEXT, declarations, declared_needs, is_
 from migrator.registry import all_rules
 from migrator.screen import needs_libcst
 from tests.fixture_cases import all_cases
+from tests.sources import THREE_CALLS
 
 ROOT = Path(__file__).resolve().parent.parent
 CALL = (ROOT / "fixtures/chat_completions_create/simple_call/before.py").read_bytes()
@@ -407,27 +408,6 @@ def test_module_rules_answer_without_scopes_where_no_answer_needs_them(source, r
     assert reported or "positions" not in vars(analysis.nodes)  # nothing reported: the module never printed
 
 
-THREE_CALLS = '''from openai import OpenAI
-
-client = OpenAI()
-
-
-def first(q):
-    return client.chat.completions.create(model="m", messages=[{"role": "user", "content": q}]).choices[0].message.content
-
-
-def second(q):
-    resp = client.chat.completions.create(
-        model="m",
-        messages=[{"role": "user", "content": q}],
-    )
-    history.append(resp)
-    return resp.choices[0].message.content
-
-
-def third(q):
-    return client.chat.completions.create(model="m", messages=[{"role": "user", "content": q}])
-'''
 
 
 def test_every_finding_about_a_call_carries_where_the_call_starts():
@@ -436,7 +416,15 @@ def test_every_finding_about_a_call_carries_where_the_call_starts():
         ("chat_completions_create", 7, Position(7, 12)),
         ("untraced_result", 15, Position(11, 12)),  # blocked at the read, four lines below the call
         ("chat_completions_create", 20, Position(20, 12)),
-        ("untraced_result", 20, Position(20, 12)),  # `third` will return a Response: its callers elsewhere
+    ]
+
+
+def test_a_note_on_a_migrated_call_carries_where_the_call_starts():
+    source = b"from openai import OpenAI\n\ndef third(q):\n    return OpenAI().chat.completions.create(model='m', messages=[])\n"
+    findings = transform_source(source).findings
+    assert [(f.rule, f.line, f.call) for f in findings] == [
+        ("chat_completions_create", 4, Position(4, 12)),
+        ("untraced_result", 4, Position(4, 12)),  # `third` will return a Response: its callers outside the project
     ]
 
 

@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 from migrator import cli
 from migrator.model import Confidence, FileResult, Finding, Position, SourceResult
 from migrator.registry import all_rules
+from tests.sources import THREE_CALLS
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAIN_ENV = {"FORCE_COLOR": None, "TTY_COMPATIBLE": None, "NO_COLOR": None, "COLUMNS": "200"}
@@ -232,28 +233,6 @@ def test_sarif_of_a_real_run_is_valid(tmp_path: Path, monkeypatch: pytest.Monkey
 
 # --- the call a finding is about ---------------------------------------------------------------
 
-# Three calls; the second is blocked by what is done with its result four lines below it.
-THREE_CALLS = """from openai import OpenAI
-
-client = OpenAI()
-
-
-def first(q):
-    return client.chat.completions.create(model="m", messages=[{"role": "user", "content": q}]).choices[0].message.content
-
-
-def second(q):
-    resp = client.chat.completions.create(
-        model="m",
-        messages=[{"role": "user", "content": q}],
-    )
-    history.append(resp)
-    return resp.choices[0].message.content
-
-
-def third(q):
-    return client.chat.completions.create(model="m", messages=[{"role": "user", "content": q}]).choices[0].message.content
-"""
 BLOCKED = "untraced_result `client.chat.completions.create` not migrated: its result is used as `resp` in a way the tool cannot follow"
 
 
