@@ -13,7 +13,7 @@ A call site is what a text search finds (`CALL_SITE`), in a code cell for notebo
 with one is run through the engine twice, with the default options and with every opt-in; the
 engine's count of migrated calls is checked against the call sites left in its output. The
 findings that say a call was left alone become blocker categories once the names and numbers in
-them are dropped, counted once per line they are reported on: a call can have several. A file
+them are dropped, counted once per call they are about: a call can have several. A file
 the engine could not process, and calls left alone in a file that reports no reason (split by
 whether it imports openai: calls on another SDK's client are not reported), are categories of
 their own. With --by-package, a table per group also tells how the call sites, the migrations and
@@ -207,9 +207,10 @@ def add(tally: Tally, file: CorpusFile, result: FileResult) -> None:
         tally.blockers["file not processed: " + error_kind(result.error)] += file.sites
         return
     tally.migrated += result.result.calls_migrated
-    # Once per line: a call passing two positional arguments is reported at each of them.
-    reasons = {(f.cell, f.line, blocker_category(f.message)) for f in result.findings if is_left_alone(f.message)}
-    tally.blockers.update(reason for _, _, reason in reasons)
+    # Once per call: a call is often reported on several lines for one reason (each read of
+    # its result, each positional argument).
+    reasons = {(f.call or f.position, blocker_category(f.message)) for f in result.findings if is_left_alone(f.message)}
+    tally.blockers.update(reason for _, reason in reasons)
     if not reasons and file.sites > result.result.calls_migrated:
         imports_openai = IMPORTS_OPENAI.search(code_of(file.path, file.path.read_bytes()))
         tally.blockers[NO_FINDING if imports_openai else NO_FINDING_WITHOUT_OPENAI] += file.sites - result.result.calls_migrated

@@ -20,7 +20,10 @@ def ask(question):
 
 
 def ask_positionally(question):
-    completion = client.chat.completions.create("gpt-4o", [{"role": "user", "content": question}])
+    completion = client.chat.completions.create(
+        "gpt-4o",
+        [{"role": "user", "content": question}],
+    )
     return completion.choices[0].message.content
 '''
 WRAPPER_DOCSTRING = '"""Calls `client.chat.completions.create(...)` for you."""\n'
@@ -56,7 +59,7 @@ def test_one_migrated_call_one_blocked_call_one_mention_in_a_docstring_and_one_o
     assert disagreements == []
     application, library = tallies["application"], tallies["library"]
     assert (application.files, application.sites, application.migrated) == (1, 2, 1)
-    # Two positional arguments, two findings on one line: one reason.
+    # Two positional arguments, reported on a line each: one call, one reason.
     assert application.blockers == {"it passes positional arguments, which the tool cannot map": 1}
     assert (library.files, library.sites, library.migrated) == (2, 2, 0)
     written = "written in a docstring: a Chat Completions call the tool cannot migrate, to update by hand"
