@@ -323,7 +323,10 @@ class _Pipeline:
         asked = result.result
         if asked is None or not (asked.exported_names or asked.imported_names) or _is_notebook(entry.path):
             return result
-        facts = self.project.facts(entry.path, entry.source, asked.exported_names, asked.imported_names)
+        try:
+            facts = self.project.facts(entry.path, entry.source, asked.exported_names, asked.imported_names)
+        except Exception as error:  # one file's project must not stop the run; what it would allow is unknown
+            return FileResult(path=entry.path, error=_describe(error))
         if facts == ProjectFacts():
             return result
         cached = self.cache.get(entry.path, entry.source, facts) if self.cache else None

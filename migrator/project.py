@@ -124,7 +124,8 @@ class Project:
 
     def _tree(self, root: Path) -> "_Tree":
         if root not in self._trees:
-            self._trees[root] = _Tree(root, self._cache.import_index(root) if self._cache else None)
+            index = self._cache.import_index(root) if self._cache else None
+            self._trees[root] = _Tree(root, index, given=root == self._root)
         return self._trees[root]
 
 
@@ -132,8 +133,9 @@ class _Tree:
     """One project's Python modules: their names, and the import statements of each, read on
     the first question that needs them."""
 
-    def __init__(self, root: Path, index: Optional[ImportIndex] = None) -> None:
+    def __init__(self, root: Path, index: Optional[ImportIndex] = None, given: bool = False) -> None:
         self.root = root
+        self.given = given  # the run named this folder the project
         self._index = index  # what earlier runs read of the modules' imports
         self._modules: Optional[Dict[Path, _Module]] = None
         self._imports: Dict[Path, _Imports] = {}
@@ -142,7 +144,10 @@ class _Tree:
     @property
     def modules(self) -> Dict[Path, _Module]:
         if self._modules is None:
-            self._modules = {path: _module_of(path) for path in _python_files(self.root)}
+            # A folder that is no project (a home folder holding a script): what Python would
+            # import with it on its path, its modules and packages, not everything below it.
+            whole = self.given or any((self.root / marker).exists() for marker in PROJECT_MARKERS)
+            self._modules = {path: _module_of(path) for path in _python_files(self.root, packages_only=not whole)}
         return self._modules
 
     def module(self, path: Path) -> _Module:
@@ -366,14 +371,16 @@ def _read(path: Path) -> str:
         return ""
 
 
-def _python_files(root: Path) -> List[Path]:
-    """The project's Python modules, resolved; hidden folders, virtual environments and caches left out."""
+def _python_files(root: Path, packages_only: bool = False) -> List[Path]:
+    """The project's Python modules, resolved; hidden folders, virtual environments and caches
+    left out, and with ``packages_only`` every folder below ``root`` that is not a package."""
     found = []
     for folder, subfolders, files in os.walk(root):
         subfolders[:] = [
             d for d in subfolders
             if not d.startswith(".") and d not in ("__pycache__", "node_modules", "site-packages")
             and not os.path.exists(os.path.join(folder, d, "pyvenv.cfg"))
+            and not (packages_only and not os.path.exists(os.path.join(folder, d, "__init__.py")))
         ]
         real = Path(os.path.realpath(folder))  # once per folder: resolving each file costs a system call per part
         found.extend(real / f for f in files if f.endswith(".py"))
@@ -383,8 +390,8 @@ def _python_files(root: Path) -> List[Path]:
 def _parsed(source: bytes) -> Optional[ast.Module]:
     try:
         return ast.parse(source)
-    except (SyntaxError, ValueError):
-        return None
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None  # what the file says is then unknown: asked about, it proves nothing
 
 
 def _names_attribute(text: str, module_name: str, attribute: str) -> bool:

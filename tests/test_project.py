@@ -271,3 +271,17 @@ def test_a_second_run_reads_the_imports_of_changed_modules_only(tmp_path, monkey
     assert run() == first and read == [LLM + "\n"]
     (tmp_path / "service.py").write_text("print('no longer imports it')\n")
     assert not any("other modules import" in line for line in run()) and len(read) == 1
+
+
+def test_a_folder_without_a_marker_is_read_as_python_would_import_from_it(tmp_path):
+    """A script in a folder that is no project (a home folder, say): the modules and packages
+    beside it count, not every file below it."""
+    _write(tmp_path, {
+        "loose/llm.py": LLM,
+        "loose/pkg/__init__.py": "",
+        "loose/pkg/user.py": "from llm import complete\n",
+        "loose/downloads/old_copy.py": "from llm import complete\n",
+    })
+    file = tmp_path / "loose" / "llm.py"
+    facts = Project().facts(file, file.read_bytes(), ["complete"], [])
+    assert facts.importers_of("complete") == ("pkg/user.py:1",)
