@@ -55,6 +55,9 @@ RULE = Rule(
     safety=FixSafety.MANUAL,
     # `Completions` and `completions` alike.
     needs=("ompletions",),
+    # Test code: what mocks is imported from these (pytest for its fixtures: `monkeypatch`,
+    # `mocker`, `httpx_mock`, `requests_mock`).
+    needs_imports=("unittest.mock", "mock", "pytest", "pytest_mock", "respx", "responses", "requests_mock", "pytest_httpx", "aioresponses", "openai.resources"),
     examples=[
         Example(
             before=(
@@ -75,6 +78,7 @@ RULE = Rule(
         ),
         Example(
             before=(
+                "import pytest\n"
                 "def test_limits(monkeypatch):\n"
                 '    monkeypatch.setattr(settings, "max_completions", 3)\n'
             ),
