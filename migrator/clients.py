@@ -14,9 +14,11 @@ when every value it can hold is
   the module binds to anything else;
 - ``x or OpenAI()``, ``x if x else OpenAI()``: either side, where ``x`` is a client or None;
 - imported from another module of the project that makes it a client, or a function returning
-  one, and binds it nowhere else (``from .llm import client``; see ``migrator.project``).
-
-A parameter without an annotation is no proof: code in other modules may pass a Groq client.
+  one, and binds it nowhere else (``from .llm import client``; see ``migrator.project``);
+- a parameter without an annotation of a function (or ``__init__``) that no other module of
+  the project imports, when every call of it in the module passes a client (or leaves a
+  default that is one); a function used other than by calling it proves nothing, since code
+  elsewhere may pass a Groq client.
 
 The same proof, with another SDK's classes in place of OpenAI's (a class imported from a
 package other than openai: ``Groq()``, ``client: Mistral``), proves that a receiver is another
@@ -200,11 +202,36 @@ class _ClientProof:
         if isinstance(parameters, cst.Parameters) and param in (parameters.star_arg, parameters.star_kwarg):
             return None  # a tuple or a dict of what the annotation says
         if param.annotation is None:
-            return None  # callers in other modules may pass any client
+            return self._passed_by_every_call(param, none_allowed)
         if param.default is not None and is_name(param.default, "None"):
             # ``client: OpenAI = None`` holds None unless a caller passes a client.
             return [param] if none_allowed and self._declares_client(param.annotation, True) else None
         return [param] if self._declares_client(param.annotation, none_allowed) else None
+
+    def _passed_by_every_call(self, param: cst.Param, none_allowed: bool) -> Origins:
+        """An unannotated parameter of a function (or a class's ``__init__``) that only this
+        module calls, no other module of the project importing it: what every call passes."""
+        analysis = self.analysis
+        function = analysis.nodes.enclosing(param, cst.FunctionDef)
+        if function is None:
+            return None
+        outermost = function
+        while analysis.nodes.parents.get(outermost) is not analysis.module:
+            outermost = analysis.nodes.enclosing(outermost, (cst.FunctionDef, cst.ClassDef))
+            if outermost is None:
+                return None
+        if analysis.project.importers_of(outermost.name.value):
+            return None  # other modules may pass it any client
+        cls = analysis.nodes.enclosing(function, cst.ClassDef)
+        is_method = cls is not None and analysis.nodes.parents.get(function) is cls.body
+        constructor = is_method and function.name.value == "__init__"
+        calls = analysis.flow.constructions(cls) if constructor else analysis.flow.callers(function)
+        if not calls:
+            return None
+        passed = [analysis.flow.passed(function, call, param, bound=True if constructor else None) for call in calls]
+        if None in passed:
+            return None
+        return _all(self.origins(value, none_allowed) for value in passed)
 
     def _call(self, call: cst.Call, none_allowed: bool, awaited: bool) -> Origins:
         func = call.func

@@ -17,8 +17,9 @@ first question; then each Python file of the project is read once for its import
 defines is asked about.
 
 What this cannot see is taken the cautious way: a module that imports the whole module and
-names the function anywhere counts as importing it; so does one that imports the module
-dynamically (``importlib.import_module``, ``__import__``) and names it in a string.
+names the function anywhere counts as importing it; so does one that imports modules by name
+at run time (``importlib.import_module``, ``__import__``) with this module's name, a prefix of
+it (``f"plugins.{name}"``), or a name it cannot read while one of its strings names the module.
 """
 
 from __future__ import annotations
@@ -211,7 +212,7 @@ class _Tree:
             if path == target.path:
                 continue
             imports = self.imports(path)
-            if imports.dynamic is not None and not imports.dynamic.isdisjoint(target.name.split(".")):
+            if imports.dynamic is not None and _may_import_dynamically(imports.dynamic, target.name):
                 yield module, imports.dynamic_line
                 continue
             for statement in imports.statements:
@@ -313,7 +314,7 @@ IMPORT_STATEMENT = re.compile(
     r"^[ \t]*(?:from[ \t]+[.\w]+[ \t]+import[ \t]*(?:\([^)]*\)|(?:[^\n]*\\\r?\n)*[^\n]*)|import[ \t]+(?:[^\n]*\\\r?\n)*[^\n]*)",
     re.MULTILINE,
 )
-STRING_WORDS = re.compile(r"[\"']([^\"'\n]*)[\"']")
+STRING_WORDS = re.compile(r"[\"']([^\"'\n]*)[\"']")  # the text of a string literal, roughly
 
 
 @dataclass
@@ -321,7 +322,10 @@ class _Imports:
     """What one module imports, read from its text without parsing all of it."""
 
     statements: List[ast.stmt]  # ``import`` and ``from ... import``, with the lines they start on
-    dynamic: Optional[Set[str]]  # when it imports by name at run time: the words of its strings
+    # When it imports modules by name at run time, what it may import: a name (``"pkg.mod"``),
+    # a prefix (``"plugins."`` for ``f"plugins.{name}"``), or, for a name the tool cannot read,
+    # each dotted name its strings spell, marked ``~`` (the module or its last part).
+    dynamic: Optional[Set[str]]
     dynamic_line: int  # where it first does
 
     @classmethod
@@ -333,11 +337,24 @@ class _Imports:
                 statement = syntax.body[0]
                 statement.lineno = 1 + text.count("\n", 0, match.start())
                 statements.append(statement)
-        dynamic = DYNAMIC_IMPORT.search(text)
-        if dynamic is None:
+        found = DYNAMIC_IMPORT.search(text)
+        syntax = _parsed(text.encode()) if found is not None else None
+        calls = [node for node in ast.walk(syntax) if _is_dynamic_import(node)] if syntax is not None else []
+        if syntax is None and found is not None:
+            calls = [None]  # a module Python cannot parse: what it imports is unknown
+        if not calls:
             return cls(statements, None, 0)
-        words = {word for literal in STRING_WORDS.findall(text) for word in re.findall(r"\w+", literal)}
-        return cls(statements, words, 1 + text.count("\n", 0, dynamic.start()))
+        dynamic: Set[str] = set()
+        for call in calls:
+            argument = call.args[0] if call is not None and call.args else None
+            if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
+                dynamic.add(argument.value)
+            elif isinstance(argument, ast.JoinedStr) and argument.values and isinstance(argument.values[0], ast.Constant):
+                dynamic.add(str(argument.values[0].value))
+            else:
+                dynamic.update("~" + literal for literal in STRING_WORDS.findall(text) if DOTTED.fullmatch(literal))
+        line = calls[0].lineno if calls[0] is not None else 1 + text.count("\n", 0, found.start())
+        return cls(statements, dynamic, line)
 
     def saved(self) -> Dict[str, object]:
         """As JSON, for the cache."""
@@ -362,6 +379,26 @@ class _Imports:
             return cls(statements, set(dynamic) if dynamic is not None else None, int(saved["dynamic_line"]))  # type: ignore[index]
         except (KeyError, TypeError, ValueError, SyntaxError, IndexError):
             return None
+
+
+DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+
+
+def _is_dynamic_import(node: ast.AST) -> bool:
+    """``importlib.import_module(...)``, ``import_module(...)``, ``__import__(...)``."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+    return name in ("import_module", "__import__")
+
+
+def _may_import_dynamically(dynamic: Set[str], module: str) -> bool:
+    last = module.rsplit(".", 1)[-1]
+    return any(
+        module == pattern or (pattern.endswith(".") and module.startswith(pattern)) or pattern in ("~" + module, "~" + last)
+        for pattern in dynamic
+    )
 
 
 def _read(path: Path) -> str:

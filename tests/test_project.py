@@ -131,6 +131,10 @@ def _facts(root: Path, path: str, exported=(), imported=()) -> ProjectFacts:
         pytest.param("from pkg import llm\nllm.other('x')\n", [], id="module-without-the-name"),
         pytest.param("from pkg.llm import *\ncomplete('x')\n", ["main.py:1"], id="star"),
         pytest.param("import importlib\nm = importlib.import_module('pkg.llm')\nm.complete('x')\n", ["main.py:2"], id="dynamic"),
+        pytest.param("import importlib\nm = importlib.import_module(f'pkg.{name}')\n", ["main.py:2"], id="dynamic-prefix"),
+        pytest.param("import importlib\nNAME = 'pkg.llm'\nm = importlib.import_module(NAME)\n", ["main.py:3"], id="dynamic-name-in-a-string"),
+        pytest.param("import importlib\nm = importlib.import_module(f'other.{name}')\n", [], id="dynamic-elsewhere"),
+        pytest.param("EXAMPLE = 'importlib.import_module(\"pkg.llm\")'\n", [], id="dynamic-import-written-in-a-string"),
         pytest.param("from other.llm import complete\n", [], id="another-module-of-the-same-name"),
         pytest.param("def complete():\n    pass\n", [], id="same-name-not-imported"),
     ],
@@ -285,3 +289,21 @@ def test_a_folder_without_a_marker_is_read_as_python_would_import_from_it(tmp_pa
     file = tmp_path / "loose" / "llm.py"
     facts = Project().facts(file, file.read_bytes(), ["complete"], [])
     assert facts.importers_of("complete") == ("pkg/user.py:1",)
+
+
+def test_a_client_parameter_of_a_function_other_modules_import_proves_nothing(tmp_path):
+    """Every call in its module passes an OpenAI client, but another module passes Groq's."""
+    _write(tmp_path, {
+        "llm.py": (
+            "from openai import OpenAI\n\n"
+            "def ask(client, q):\n"
+            "    return client.chat.completions.create(model='m', messages=[{'role': 'user', 'content': q}]).choices[0].message.content\n\n"
+            "print(ask(OpenAI(), 'x'))\n"
+        ),
+        "other.py": "from groq import Groq\nfrom llm import ask\nprint(ask(Groq(), 'y'))\n",
+    })
+    [result] = _run(tmp_path, ["llm.py"])
+    assert [(f.rule, f.line) for f in result.findings] == [("unresolved_client", 4)]
+    (tmp_path / "other.py").unlink()
+    [result] = _run(tmp_path, ["llm.py"])
+    assert result.result.calls_migrated == 1

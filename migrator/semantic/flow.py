@@ -517,6 +517,31 @@ class ValueFlow:
         for caller in callers:
             self._trace_value(caller, trace, visited)
 
+    def passed(self, function: cst.FunctionDef, call: cst.Call, param: cst.Param, bound: Optional[bool] = None) -> Optional[cst.BaseExpression]:
+        """What ``call`` gives ``function``'s parameter ``param``: its argument, else the
+        parameter's default; None when that is unclear (``*args``) or nothing."""
+        if any(a.star for a in call.args):
+            return None
+        for arg in call.args:
+            if _parameter_for(function, call, arg, bound) is param:
+                return arg.value
+        return param.default
+
+    def constructions(self, cls: cst.ClassDef) -> Optional[List[cst.Call]]:
+        """The calls ``Class(...)`` of this module's ``cls``, or None when it is used otherwise
+        (subclassed, passed around): its ``__init__`` may then run from elsewhere."""
+        assignment = self.bindings.assignment_of(cls, cls.name.value)
+        if assignment is None:
+            return None
+        calls = []
+        for access in assignment.references:
+            call = self.nodes.parents.get(access.node)
+            if isinstance(call, cst.Call) and call.func is access.node:
+                calls.append(call)
+            elif self.nodes.enclosing(access.node, cst.Annotation) is None:  # ``-> Class`` makes none
+                return None
+        return sorted(calls, key=self.nodes.order)
+
     def callers(self, function: cst.FunctionDef) -> Optional[List[cst.Call]]:
         """The calls of ``function`` in this module, or None when it is used as a value."""
         cls = self.nodes.enclosing(function, (cst.ClassDef, cst.FunctionDef))
@@ -622,9 +647,10 @@ def _is_item(subscript: cst.Subscript) -> bool:
     return len(subscript.slice) == 1 and isinstance(subscript.slice[0].slice, cst.Index)
 
 
-def _parameter_for(function: cst.FunctionDef, call: cst.Call, arg: cst.Arg) -> Optional[cst.Param]:
+def _parameter_for(function: cst.FunctionDef, call: cst.Call, arg: cst.Arg, bound: Optional[bool] = None) -> Optional[cst.Param]:
     """The parameter of ``function`` that ``arg`` of ``call`` binds; None when unclear (``*args``,
-    ``**kwargs``, a parameter with a default that another argument may also fill...)."""
+    ``**kwargs``, a parameter with a default that another argument may also fill...). ``bound``:
+    the call binds the first parameter itself (by default, when it calls an attribute)."""
     if any(a.star for a in call.args):
         return None
     params = function.params
@@ -632,8 +658,8 @@ def _parameter_for(function: cst.FunctionDef, call: cst.Call, arg: cst.Arg) -> O
         named = [*params.params, *params.kwonly_params]
         return next((p for p in named if p.name.value == arg.keyword.value), None)
     positional = [*params.posonly_params, *params.params]
-    if isinstance(call.func, cst.Attribute):
-        positional = positional[1:]  # ``self.method(x)``: ``self`` is bound already
+    if isinstance(call.func, cst.Attribute) if bound is None else bound:
+        positional = positional[1:]  # ``self.method(x)``, ``Class(x)``: ``self`` is bound already
     index = [a for a in call.args if a.keyword is None].index(arg)
     return positional[index] if index < len(positional) else None
 
