@@ -5,8 +5,8 @@ path on the command line (from the current directory when that path is `-`); `--
 names the file instead. Options given on the command line override the file's. Paths in the
 file (`exclude`, `per-file-ignores`) are relative to the file's directory.
 
-Reading TOML takes `tomllib`, which Python has from 3.11 on: on 3.9 and 3.10 a run that finds
-a `[tool.migrator]` table stops with an error saying so, rather than ignore it.
+TOML is read with `tomllib`, which Python has from 3.11 on, and before that with `tomli`, the
+backport it was made from (a dependency on those versions).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
-import sys
+import types
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Collection, Dict, FrozenSet, List, Optional, Tuple
@@ -150,18 +150,20 @@ def _migrator_table(path: Path) -> Dict[str, Any]:
 
 
 def _parse(path: Path) -> Dict[str, Any]:
-    version = sys.version_info[:2]
-    if version < (3, 11):
-        raise ConfigError(
-            f"{path}: reading [tool.migrator] needs Python 3.11 or later (tomllib); on Python"
-            f" {version[0]}.{version[1]}, give the options on the command line"
-        )
-    import tomllib
-
+    toml = _toml_reader()
     try:
-        return tomllib.loads(_read(path))
-    except tomllib.TOMLDecodeError as error:
+        return toml.loads(_read(path))
+    except toml.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
+
+
+def _toml_reader() -> types.ModuleType:
+    """`tomllib`, or on Python 3.9 and 3.10 `tomli`: the same module under its backport's name."""
+    try:
+        import tomllib
+    except ImportError:
+        import tomli as tomllib
+    return tomllib
 
 
 def _read(path: Path) -> str:

@@ -13,6 +13,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 import libcst as cst
 from libcst.helpers import parse_template_expression
 
+from migrator.import_placement import add_imports
 from migrator.model import Options
 from migrator.planner import ArgumentPlan, SitePlan
 from migrator.rule import Block, NewArgument, Rewrite, UseRewrite
@@ -45,18 +46,12 @@ def _update_imports(module: cst.Module, rewrites: Sequence[UseRewrite]) -> cst.M
     removed = sorted({unused for rewrite in rewrites for unused in rewrite.remove_unused_imports}, key=str)
     if not (added or removed):
         return module
-    # LibCST's codemod package loads its matchers, which cost more than LibCST itself: only
-    # rewrites that change imports pay for them.
-    from libcst.codemod import CodemodContext
-    from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+    module = add_imports(module, added)
+    if removed:
+        from migrator.import_removal import remove_unused_imports  # see its docstring: it costs
 
-    context = CodemodContext()
-    for needed in added:
-        AddImportsVisitor.add_needed_import(context, needed.module, needed.name, needed.alias)
-    for unused in removed:
-        RemoveImportsVisitor.remove_unused_import(context, unused.module, unused.name, unused.alias)
-    module = AddImportsVisitor(context).transform_module(module)
-    return _without_emptied_blocks(RemoveImportsVisitor(context).transform_module(module))
+        module = _without_emptied_blocks(remove_unused_imports(module, removed))
+    return module
 
 
 def _without_emptied_blocks(module: cst.Module) -> cst.Module:

@@ -106,7 +106,6 @@ RULE = Rule(
             after=(
                 "from openai import OpenAI\n"
                 "from openai.types.responses import Response\n"
-                "\n"
                 "client = OpenAI()\n"
                 "def ask(q: str) -> Response:\n"
                 '    return client.responses.create(model="gpt-4o", input=q)\n'

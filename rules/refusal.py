@@ -72,9 +72,10 @@ RULE = Rule(
                 "print(r.choices[0].message.refusal)\n"
             ),
             after=(
+                "from typing import Optional\n"
+                "\n"
                 "import openai\n"
                 "from openai.types.responses import Response\n"
-                "from typing import Optional\n"
                 "\n"
                 "\n"
                 f"{HELPER}"

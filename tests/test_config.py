@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-import types
+import json
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
+from typing import List
 
 import pytest
+import tomli
 from typer.testing import CliRunner
 
 from migrator import cli, config
@@ -27,6 +33,16 @@ LOCAL_SERVER = (
     'r = client.chat.completions.create(model="m", messages=[{"role": "user", "content": "Hi"}])\n'
     "print(r.choices[0].message.content)\n"
 )
+
+
+@pytest.fixture(autouse=True, params=["tomllib", "tomli"])
+def toml_reader(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test reads TOML with `tomllib` and again with the backport Python 3.9 and 3.10 use."""
+    if request.param == "tomli":
+        monkeypatch.setitem(sys.modules, "tomllib", None)  # `import tomllib` now fails, as before 3.11
+    elif sys.version_info < (3, 11):
+        pytest.skip("tomllib is new in Python 3.11")
+    return request.param
 
 
 @pytest.fixture
@@ -159,11 +175,37 @@ def test_the_loaded_options_are_engine_options(tmp_path: Path) -> None:
     )
 
 
-def test_before_python_3_11_a_configuration_is_an_error_not_ignored(tmp_path: Path, monkeypatch) -> None:
-    path = configure(tmp_path, "store-false = true\n")
-    monkeypatch.setattr(config, "sys", types.SimpleNamespace(version_info=(3, 10, 4)))
-    with pytest.raises(config.ConfigError, match=r"needs Python 3.11 or later \(tomllib\); on Python 3.10"):
-        config.load(path, declared_needs().keys())
+def other_pythons() -> List[str]:
+    """The Python 3.9 and 3.10 interpreters of this machine (on PATH, or installed by pyenv) that run."""
+    found = []
+    for version in ("3.9", "3.10"):
+        pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+        candidates = [shutil.which(f"python{version}"), *map(str, sorted(pyenv.glob(f"{version}.*/bin/python{version}")))]
+        for candidate in filter(None, candidates):
+            if subprocess.run([candidate, "-c", "pass"], capture_output=True).returncode == 0:
+                found.append(candidate)
+                break
+    return found
+
+
+@pytest.mark.parametrize("python", other_pythons())
+def test_python_3_9_and_3_10_read_the_configuration_with_tomli(tmp_path: Path, python: str) -> None:
+    """The backport, given to an older interpreter as its pure-Python sources (the installed wheel
+    may be compiled for this interpreter), reads the table into the same options as `tomllib`."""
+    path = configure(tmp_path, 'select = ["chat_completions_create"]\nstore-false = true\nopenai-hosts = ["proxy.example"]\n')
+    backport = tmp_path / "site" / "tomli"
+    backport.mkdir(parents=True)
+    for source in Path(tomli.__file__).parent.glob("*.py"):
+        shutil.copy(source, backport)
+    code = (
+        f"import json, sys; sys.path[:0] = [{str(Path(config.__file__).parents[1])!r}, {str(backport.parent)!r}];"
+        "from pathlib import Path; from migrator import config;"
+        f"print(json.dumps(config.load(Path({str(path)!r}), ['chat_completions_create']), default=sorted))"
+    )
+    run = subprocess.run([python, "-I", "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    expected = config.load(path, ["chat_completions_create"])
+    assert json.loads(run.stdout) == json.loads(json.dumps(expected, default=sorted))
 
 
 def test_per_file_options_add_the_ignores_of_the_matching_globs(tmp_path: Path) -> None:
