@@ -236,6 +236,13 @@ def apply(
     allow_dirty: Annotated[
         bool, typer.Option("--allow-dirty", help="Also rewrite files that have uncommitted git changes.")
     ] = False,
+    summary_file: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--summary", metavar="FILE", dir_okay=False,
+            help="Also write a Markdown summary of what changed and what is left, for a pull request, to FILE.",
+        ),
+    ] = None,
 ) -> None:
     """Rewrite the files; report what is left for manual review.
 
@@ -249,6 +256,12 @@ def apply(
             sys.stdout.buffer.write(result.result.output)
     else:
         results = write_changes(run, results, allow_dirty)
+    if summary_file is not None:
+        from migrator import reports
+
+        # What is left, found again in the files as written: its lines are those a reviewer sees.
+        after = collect(run) if not run.reads_stdin else results
+        summary_file.write_text(reports.markdown_report(results, run.options, _shown_paths(run), after=after), encoding="utf-8")
     if not run.output.quiet:
         run.output.findings(results, run.output.stderr, manual_only=True)
     summary = render.change_summary(Tally.of(results), run.options, dry_run=False)
@@ -298,6 +311,7 @@ class OutputFormat(str, enum.Enum):
     JSON = "json"
     SARIF = "sarif"
     GITHUB = "github"
+    MARKDOWN = "markdown"
 
 
 @app.command()
@@ -342,11 +356,20 @@ def check(
         show_patches(run, results)
     elif output_format is OutputFormat.TEXT and not statistics:
         run.output.findings(results, run.output.stdout)
+    elif output_format is OutputFormat.MARKDOWN:
+        from migrator import reports
+
+        run.output.document(reports.markdown_report(results, run.options, _shown_paths(run)))
     else:
         from migrator import reports
 
         run.output.document(reports.document(output_format.value, statistics, results, _all_rules))
     raise typer.Exit(conclude_check(run, results))
+
+
+def _shown_paths(run: Run) -> List[str]:
+    """The paths of the run as a command line gives them again."""
+    return [path.as_posix() for path in run.paths]
 
 
 def record_baseline(run: Run, results: List[FileResult], path: Path) -> None:

@@ -15,9 +15,9 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 from urllib.parse import quote
 
 import migrator
-from migrator.model import Confidence, FileResult, Finding, Position
+from migrator.model import Confidence, FileResult, Finding, Options, Position
 from migrator.notebook import FileLines
-from migrator.render import call_note, explanation, rule_counts, shown
+from migrator.render import call_note, explanation, plural, rule_counts, shown, store_policy
 from migrator.rule import Rule
 
 JSON_FORMAT_VERSION = 1
@@ -332,3 +332,66 @@ def document(output_format: str, statistics: bool, results: Sequence[FileResult]
     if output_format == "github":
         return github_annotations(located(results), errors(results))
     raise ValueError(f"no document for the {output_format!r} format")
+
+
+# --- Markdown, for a pull request -------------------------------------------------------------------
+
+# The options that change what `apply` does, as its command line spells them.
+OPTION_FLAGS = (
+    ("unsafe_fixes", "--unsafe-fixes"),
+    ("store_false", "--store-false"),
+    ("assume_openai", "--assume-openai"),
+    ("allow_other_servers", "--allow-other-servers"),
+)
+
+
+def markdown_report(
+    results: Sequence[FileResult], options: Options, paths: Sequence[str], after: Optional[Sequence[FileResult]] = None
+) -> str:
+    """A summary for a pull request's description: the calls migrated (or, without ``after``,
+    that `apply` would migrate) by rule and by file, what is left for a person with links to
+    its lines (in the files as ``after`` finds them once written), the options used, and the
+    command that reproduces the change."""
+    applied = after is not None
+    fixed = [item for item in located(results) if item.finding.fixable]
+    left = [item for item in located(after if applied else results) if not item.finding.fixable]
+    calls_by_rule = Counter(
+        item.finding.rule for item in fixed if item.finding.call is not None and item.finding.call == item.finding.position
+    )
+    migrated_by_file = [(shown(r.path), r.result.calls_migrated) for r in results if r.result is not None and r.result.calls_migrated]
+    left_by_file = Counter(item.path for item in left)
+    verb = "migrated" if applied else "that `migrator apply` migrates"
+    flags = [flag for field, flag in OPTION_FLAGS if getattr(options, field)]
+    lines = [
+        "## Chat Completions to Responses",
+        "",
+        f"**{plural(sum(n for _, n in migrated_by_file), 'call')} {verb}** in {plural(len(migrated_by_file), 'file')}; "
+        f"**{plural(len(left), 'finding')} left for review**; {plural(len(results), 'file')} scanned.",
+        f"Options: {' '.join(f'`{flag}`' for flag in flags) or 'none'} ({store_policy(options)}).",
+    ]
+    if calls_by_rule:
+        lines += ["", f"### Calls {verb}, by rule", "", "| rule | calls |", "| --- | ---: |"]
+        lines += [f"| `{rule}` | {count} |" for rule, count in sorted(calls_by_rule.items(), key=lambda pair: (-pair[1], pair[0]))]
+    files = sorted({path for path, _ in migrated_by_file} | set(left_by_file))
+    if files:
+        migrated = dict(migrated_by_file)
+        lines += ["", "### By file", "", "| file | calls migrated | findings left |", "| --- | ---: | ---: |"]
+        lines += [f"| `{path}` | {migrated.get(path, 0)} | {left_by_file.get(path, 0)} |" for path in files]
+    if left:
+        lines += ["", "### Left for review", ""]
+        lines += [
+            f"- [`{item.path}:{item.file_line}`]({item.path}#L{item.file_line}) `{item.finding.rule}` "
+            f"{_markdown_text(item.finding.message)}{call_note(item.finding)}"
+            for item in left
+        ]
+    failed = errors(results)
+    if failed:
+        lines += ["", "### Not processed", ""] + [f"- `{path}`: {_markdown_text(reason)}" for path, reason in failed]
+    command = " ".join(["migrator", "apply", *flags, *paths])
+    lines += ["", "### Reproduce", "", "```sh", "pip install responses-migrator", command, "```"]
+    return "\n".join(lines) + "\n"
+
+
+def _markdown_text(text: str) -> str:
+    """A message on one line of a Markdown list: its pipes and angle brackets kept as text."""
+    return " ".join(text.split()).replace("<", "&lt;").replace(">", "&gt;")

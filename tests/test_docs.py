@@ -66,3 +66,30 @@ if __name__ == "__main__":
     text = readme()
     start, end = table_span(text)
     README.write_text(text[:start] + render.rules_markdown(all_rules()) + text[end:], encoding="utf-8")
+
+
+def readme_workflows() -> List[dict]:
+    """The GitHub Actions workflows README shows in full (a YAML block that starts with `name:`)."""
+    import yaml
+
+    blocks = re.findall(r"```yaml\n(.*?)```", readme(), re.DOTALL)
+    return [yaml.safe_load(block) for block in blocks if block.startswith("name:")]
+
+
+def test_readme_workflows_have_what_github_requires() -> None:
+    workflows = readme_workflows()
+    assert len(workflows) == 2
+    for workflow in workflows:
+        # YAML 1.1 reads the key `on` as true.
+        assert workflow.get("on", workflow.get(True)), f"{workflow['name']}: no `on`"
+        assert workflow["jobs"], f"{workflow['name']}: no jobs"
+        for name, job in workflow["jobs"].items():
+            assert job["runs-on"], f"{name}: no runs-on"
+            assert job["steps"] and all(("uses" in step) != ("run" in step) for step in job["steps"]), name
+
+
+def test_readme_workflows_call_options_that_exist() -> None:
+    options = set(cli_options())
+    commands = [step["run"] for w in readme_workflows() for job in w["jobs"].values() for step in job["steps"] if "run" in step]
+    used = {word for command in commands if command.startswith("migrator ") for word in command.split() if word.startswith("--")}
+    assert used and used <= options, sorted(used - options)

@@ -356,3 +356,53 @@ def test_options_that_cannot_go_together_are_a_usage_error(results, args: Sequen
 def test_unknown_output_format_is_a_usage_error(results):
     result = invoke("check", "--output-format", "xml")
     assert result.exit_code == 2 and "xml" in result.stderr
+
+
+# --- Markdown, for a pull request ---------------------------------------------------------------
+
+SUMMARY_HEAD = """## Chat Completions to Responses
+
+**2 calls {verb}** in 1 file; **1 finding left for review**; 1 file scanned.
+Options: `--store-false` (store=False added).
+
+### Calls {verb}, by rule
+
+| rule | calls |
+| --- | ---: |
+| `chat_completions_create` | 2 |
+
+### By file
+
+| file | calls migrated | findings left |
+| --- | ---: | ---: |
+| `app.py` | 2 | 1 |
+
+### Left for review
+
+- [`app.py:{line}`](app.py#L{line}) `untraced_result` `client.chat.completions.create` not migrated: its result is used as `resp` in a way the tool cannot follow (call at line {call})
+
+### Reproduce
+
+```sh
+pip install responses-migrator
+migrator apply --store-false .
+```
+"""
+
+
+def test_markdown_summarises_for_a_pull_request(three_calls):
+    result = invoke("check", "--no-cache", "--store-false", "--output-format", "markdown", ".")
+    assert result.exit_code == 1
+    assert result.stdout == SUMMARY_HEAD.format(verb="that `migrator apply` migrates", line=15, call=11)
+
+
+def test_apply_writes_the_summary_with_the_lines_of_the_migrated_files(three_calls):
+    first = 'client.chat.completions.create(model="m", messages=[{"role": "user", "content": q}])'
+    spread = 'client.chat.completions.create(\n        model="m",\n        messages=[\n            {"role": "user", "content": q},\n        ],\n    )'
+    (three_calls / "app.py").write_text(THREE_CALLS.replace(first, spread, 1))  # a message list its rewrite shortens
+    result = invoke("apply", "--no-cache", "--allow-dirty", "--store-false", "--summary", "summary.md", ".")
+    assert result.exit_code == 0, result.output
+    migrated = (three_calls / "app.py").read_text()
+    call = 1 + migrated.splitlines().index("    resp = client.chat.completions.create(")
+    assert call != 16  # where it was before the first call's rewrite: the links follow the written file
+    assert (three_calls / "summary.md").read_text() == SUMMARY_HEAD.format(verb="migrated", line=call + 4, call=call)
