@@ -10,7 +10,9 @@ line.
 A case of several modules holds a small project instead: the tree ``before/``, the files that
 change as they must come out in ``after/`` (the others must come out unchanged), findings as
 ``path:line:col: rule message``, and optionally ``paths.txt``: the paths given to the run,
-relative to the tree (absent: the whole tree). The tree is its own project.
+relative to the tree (absent: the whole tree). The tree is its own project. One such case keeps
+``summary.md``, the Markdown summary `check --output-format markdown` prints for its tree
+(pinned by tests/test_reports.py).
 """
 
 from __future__ import annotations

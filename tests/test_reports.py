@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import shutil
 import subprocess
 from pathlib import Path
 from typing import List, Sequence
@@ -406,3 +407,14 @@ def test_apply_writes_the_summary_with_the_lines_of_the_migrated_files(three_cal
     call = 1 + migrated.splitlines().index("    resp = client.chat.completions.create(")
     assert call != 16  # where it was before the first call's rewrite: the links follow the written file
     assert (three_calls / "summary.md").read_text() == SUMMARY_HEAD.format(verb="migrated", line=call + 4, call=call)
+
+
+def test_the_markdown_summary_of_a_fixture_tree_is_pinned(tmp_path, monkeypatch):
+    """The format as a reviewer reads it, on a case of several modules: summary.md beside it."""
+    case = ROOT / "fixtures/untraced_result/result_returned_to_another_module"
+    shutil.copytree(case / "before", tmp_path / "project")
+    (tmp_path / "project" / "pyproject.toml").write_text("")
+    monkeypatch.chdir(tmp_path / "project")
+    result = invoke("check", "--no-cache", "--output-format", "markdown", ".")
+    assert result.exit_code == 1
+    assert result.stdout == (case / "summary.md").read_text(encoding="utf-8")
