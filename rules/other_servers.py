@@ -30,7 +30,8 @@ Otherwise keep these calls on Chat Completions.
 Manual: the tool only reports, and the calls on these clients stay as they are. The hosts
 considered OpenAI's are `api.openai.com`, its regional and mTLS hosts (`*.api.openai.com`) and
 Azure's (`*.openai.azure.com`, `*.cognitiveservices.azure.com`, `*.services.ai.azure.com`),
-plus those configured; `AzureOpenAI` clients are never reported. Ignoring the rule hides its
+plus those configured; `AzureOpenAI` clients are never reported (whether their `api_version`
+serves the Responses API is `azure_api_version`'s question). Ignoring the rule hides its
 findings but does not let `apply` migrate those calls: only `--allow-other-servers` does.
 """
 
@@ -54,7 +55,7 @@ OPENAI_HOSTS = (
     "*.services.ai.azure.com",
 )
 ENVIRONMENT_VARIABLE = "OPENAI_BASE_URL"
-# Azure clients talk to Azure, which serves the Responses API.
+# Azure clients talk to Azure (which API versions serve Responses there: `azure_api_version`).
 OPENAI_CLIENTS = CLIENT_CLASSES - AZURE_CLIENT_CLASSES
 MODULE_BASE_URL = "openai.base_url"  # where the `openai` module's own client takes its URL
 # Arguments that choose an endpoint the SDK knows: a regional OpenAI one, or a provider's.
