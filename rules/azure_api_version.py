@@ -77,8 +77,8 @@ CONSEQUENCE = (
     ' the v1 endpoint (older versions get 404 "Resource not found")'
 )
 REMEDY = (
-    f'build `OpenAI(base_url=f"{{endpoint}}{V1_PATH}/")` instead, or give `api_version="{FIRST_RESPONSES_VERSION}"`'
-    " or later"
+    f'build `OpenAI(base_url="https://<resource>.openai.azure.com{V1_PATH}/")` instead, or give'
+    f' `api_version="{FIRST_RESPONSES_VERSION}"` or later'
 )
 
 RULE = Rule(
