@@ -53,6 +53,7 @@ CLIENT_CLASSES: FrozenSet[str] = frozenset(
     # The SDK's other names for the same classes: `openai.Client is openai.OpenAI`.
     f"{module}.{name}" for module in ("openai", "openai._client") for name in ("Client", "AsyncClient")
 }
+AZURE_CLIENT_CLASSES = frozenset(name for name in CLIENT_CLASSES if "Azure" in name)
 # Methods of a client that return another client of the same kind.
 CLIENT_COPY_METHODS = frozenset({"with_options", "copy"})
 
@@ -101,6 +102,12 @@ def _names_another_sdks_class(names: Set[str]) -> bool:
 
 OPENAI_CLIENT = ClientKind(names_class=lambda names: not names.isdisjoint(CLIENT_CLASSES), module="openai", from_project=True)
 OTHER_SDK_CLIENT = ClientKind(names_class=_names_another_sdks_class)
+
+
+def is_client_copy(call: cst.Call) -> bool:
+    """``<client>.with_options(...)``, ``<client>.copy(...)``: when the receiver is a client, a
+    client of the same kind."""
+    return isinstance(call.func, cst.Attribute) and call.func.attr.value in CLIENT_COPY_METHODS
 
 
 def is_openai_client(expr: cst.BaseExpression, analysis: "ModuleAnalysis") -> bool:

@@ -98,6 +98,9 @@ class ImportedClient:
     name: str  # as the importing module binds it
     kind: str  # "client", "factory" or "async factory"
     server: Optional[str] = None  # the other server it talks to, in words; None for OpenAI's
+    # Made by an Azure client class, whose ``api_version`` (which decides whether Azure serves
+    # the Responses API) the importing module cannot see.
+    azure: bool = False
 
 
 @dataclass(frozen=True)

@@ -278,12 +278,13 @@ class _Tree:
         found = self._client_definition(module, source, level, original, depth=0)
         if found is None:
             return None
-        kind, server = found
-        return ImportedClient(name=name, kind=kind, server=server)
+        kind, cls, server = found
+        return ImportedClient(name=name, kind=kind, server=server, azure=cls in AZURE_CLIENTS)
 
     def _client_definition(
         self, importer: _Module, source: Optional[str], level: int, name: str, depth: int
-    ) -> Optional[Tuple[str, Optional[str]]]:
+    ) -> Optional[Tuple[str, str, Optional[str]]]:
+        """(kind, client class, other server) of the name ``name`` the module ``source`` defines."""
         if depth > MAX_RE_EXPORTS:
             return None
         defining = self._resolve(importer, self._absolute(importer, source, level))
@@ -300,11 +301,11 @@ class _Tree:
             original = next(alias.name for alias in node.names if (alias.asname or alias.name) == name)
             return self._client_definition(defining, node.module, node.level, original, depth + 1)
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call):
-            server = _server_of_construction(node.value, classes, text)
-            return ("client", server[1]) if server is not None else None
+            built = _server_of_construction(node.value, classes, text)
+            return ("client", *built) if built is not None else None
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             returned = _returned_client(node, classes, text)
-            return ("factory" if isinstance(node, ast.FunctionDef) else "async factory", returned[1]) if returned else None
+            return ("factory" if isinstance(node, ast.FunctionDef) else "async factory", *returned) if returned else None
         return None
 
 
@@ -541,7 +542,8 @@ def _server_of_construction(call: ast.Call, classes: Dict[str, str], text: str) 
 
 
 def _returned_client(function: ast.AST, classes: Dict[str, str], text: str) -> Optional[Tuple[str, Optional[str]]]:
-    """What a factory's ``return``s build, when every one builds a client."""
+    """What a factory's ``return``s build, when every one builds a client: its class (an Azure
+    one when any is), and the other server in words."""
     returns = [node for node in ast.walk(function) if isinstance(node, ast.Return)]
     nested = [node for node in ast.walk(function) if node is not function and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
     if nested or any(isinstance(node, (ast.Yield, ast.YieldFrom)) for node in ast.walk(function)):
@@ -553,4 +555,5 @@ def _returned_client(function: ast.AST, classes: Dict[str, str], text: str) -> O
     if not returns or None in built or not isinstance(last, (ast.Return, ast.Raise)):
         return None
     servers = {server for _, server in built}
-    return built[0][0], (servers.pop() if len(servers) == 1 else "the URLs its clients are built with")
+    cls = next((cls for cls, _ in built if cls in AZURE_CLIENTS), built[0][0])
+    return cls, (servers.pop() if len(servers) == 1 else "the URLs its clients are built with")

@@ -36,6 +36,11 @@ def is_string_expression(node: cst.BaseExpression) -> bool:
     )
 
 
+def keyword_argument(call: cst.Call, keyword: str) -> Optional[cst.BaseExpression]:
+    """The value ``call`` passes as ``keyword=...``, else None."""
+    return next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == keyword), None)
+
+
 def literal_int(node: cst.BaseExpression) -> Optional[int]:
     if isinstance(node, cst.Integer):
         return int(node.value, 0)

@@ -30,7 +30,8 @@ Otherwise keep these calls on Chat Completions.
 Manual: the tool only reports, and the calls on these clients stay as they are. The hosts
 considered OpenAI's are `api.openai.com`, its regional and mTLS hosts (`*.api.openai.com`) and
 Azure's (`*.openai.azure.com`, `*.cognitiveservices.azure.com`, `*.services.ai.azure.com`),
-plus those configured; `AzureOpenAI` clients are never reported. Ignoring the rule hides its
+plus those configured; `AzureOpenAI` clients are never reported (whether their `api_version`
+serves the Responses API is `azure_api_version`'s question). Ignoring the rule hides its
 findings but does not let `apply` migrate those calls: only `--allow-other-servers` does.
 """
 
@@ -41,10 +42,10 @@ from urllib.parse import urlsplit
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from migrator.clients import CLIENT_CLASSES, CLIENT_COPY_METHODS, client_origins, is_openai_client
+from migrator.clients import AZURE_CLIENT_CLASSES, CLIENT_CLASSES, client_origins, is_client_copy, is_openai_client
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Report, Rule
-from migrator.shapes import literal_string, one_line, string_text
+from migrator.shapes import keyword_argument, literal_string, one_line, string_text
 
 OPENAI_HOSTS = (
     "api.openai.com",
@@ -54,8 +55,8 @@ OPENAI_HOSTS = (
     "*.services.ai.azure.com",
 )
 ENVIRONMENT_VARIABLE = "OPENAI_BASE_URL"
-# Azure clients talk to Azure, which serves the Responses API.
-OPENAI_CLIENTS = frozenset(name for name in CLIENT_CLASSES if "Azure" not in name)
+# Azure clients talk to Azure (which API versions serve Responses there: `azure_api_version`).
+OPENAI_CLIENTS = CLIENT_CLASSES - AZURE_CLIENT_CLASSES
 MODULE_BASE_URL = "openai.base_url"  # where the `openai` module's own client takes its URL
 # Arguments that choose an endpoint the SDK knows: a regional OpenAI one, or a provider's.
 ENDPOINT_CHOICES = ("data_residency", "provider")
@@ -149,11 +150,11 @@ def _client_configurations(analysis) -> Iterable[cst.CSTNode]:
                 for target in node.targets
             ):
                 yield node
-        elif not (every_client or _argument(node, "base_url") is not None):
+        elif not (every_client or keyword_argument(node, "base_url") is not None):
             continue  # no name lookups for the calls that cannot configure a server
         elif analysis.may_name(node.func, *OPENAI_CLIENTS) and analysis.imports.imported_as(node.func) & OPENAI_CLIENTS:
             yield node
-        elif _is_copy(node) and _argument(node, "base_url") is not None and is_openai_client(node.func.value, analysis):
+        elif is_client_copy(node) and keyword_argument(node, "base_url") is not None and is_openai_client(node.func.value, analysis):
             yield node
 
 
@@ -179,14 +180,14 @@ def _server_of_origin(origin: cst.CSTNode, analysis) -> Optional[str]:
         return _imported_server(get_full_name_for_node(origin), analysis)
     if not isinstance(origin, cst.Call):
         return None
-    base_url = _argument(origin, "base_url")
+    base_url = keyword_argument(origin, "base_url")
     if analysis.imports.imported_as(origin.func) & OPENAI_CLIENTS:
         if base_url is not None:
             return _url_server(base_url, analysis)
-        if any(_argument(origin, name) is not None for name in ENDPOINT_CHOICES):
+        if any(keyword_argument(origin, name) is not None for name in ENDPOINT_CHOICES):
             return None
         return _environment_server(analysis)
-    if _is_copy(origin):  # a copy keeps its original's server unless given another
+    if is_client_copy(origin):  # a copy keeps its original's server unless given another
         return _url_server(base_url, analysis) if base_url is not None else _server_of_client(origin.func.value, analysis)
     referents = analysis.bindings.referents(origin.func) if isinstance(origin.func, cst.Name) else []
     if len(referents) == 1 and isinstance(referents[0].node, cst.ImportFrom):
@@ -234,11 +235,3 @@ def _is_openai_host(host: str, configured: Iterable[str]) -> bool:
 def _is_base_url(target: cst.BaseExpression) -> bool:
     """``<anything>.base_url``."""
     return isinstance(target, cst.Attribute) and target.attr.value == "base_url"
-
-
-def _is_copy(call: cst.Call) -> bool:
-    return isinstance(call.func, cst.Attribute) and call.func.attr.value in CLIENT_COPY_METHODS
-
-
-def _argument(call: cst.Call, keyword: str) -> Optional[cst.BaseExpression]:
-    return next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == keyword), None)

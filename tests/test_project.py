@@ -172,7 +172,7 @@ def test_relative_imports_resolve_against_the_importers_package(tmp_path):
     [
         pytest.param("from openai import OpenAI\nclient = OpenAI(timeout=5)\n", ImportedClient("client", "client"), id="made-here"),
         pytest.param("import openai\nclient = openai.AsyncOpenAI()\n", ImportedClient("client", "client"), id="module-spelling"),
-        pytest.param("from openai import AzureOpenAI\nclient = AzureOpenAI(azure_endpoint=URL)\n", ImportedClient("client", "client"), id="azure"),
+        pytest.param("from openai import AzureOpenAI\nclient = AzureOpenAI(azure_endpoint=URL)\n", ImportedClient("client", "client", azure=True), id="azure"),
         pytest.param(
             "from openai import OpenAI\nclient = OpenAI(base_url='http://localhost:8000/v1')\n",
             ImportedClient("client", "client", "`http://localhost:8000/v1`"),
@@ -202,17 +202,19 @@ def test_clients_made_in_another_module(tmp_path, llm, expected):
 def test_client_factories_in_another_module(tmp_path):
     _write(tmp_path, {
         "llm.py": (
-            "from openai import AsyncOpenAI, OpenAI\n\n"
+            "from openai import AsyncOpenAI, AzureOpenAI, OpenAI\n\n"
             "def make():\n    return OpenAI()\n\n"
             "async def make_async():\n    return AsyncOpenAI()\n\n"
-            "def maybe(flag):\n    if flag:\n        return OpenAI()\n    return other()\n"
+            "def maybe(flag):\n    if flag:\n        return OpenAI()\n    return other()\n\n"
+            "def either(flag):\n    if flag:\n        return OpenAI()\n    return AzureOpenAI()\n"
         ),
-        "use.py": "from llm import make, make_async, maybe\n",
+        "use.py": "from llm import either, make, make_async, maybe\n",
     })
-    facts = _facts(tmp_path, "use.py", imported=["make", "make_async", "maybe"])
+    facts = _facts(tmp_path, "use.py", imported=["make", "make_async", "maybe", "either"])
     assert facts.client("make") == ImportedClient("make", "factory")
     assert facts.client("make_async") == ImportedClient("make_async", "async factory")
     assert facts.client("maybe") is None
+    assert facts.client("either") == ImportedClient("either", "factory", azure=True)  # its version is not read there
 
 
 def test_the_project_is_found_up_from_the_file_or_from_its_packages(tmp_path):

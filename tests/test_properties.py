@@ -43,7 +43,7 @@ CLIENTS = [
     "client = OpenAI().with_options(max_retries=2)",
     "client: OpenAI = OpenAI()",
     "client = make_client()",  # cannot be traced: reported, never rewritten
-    'client = AzureOpenAI(api_version="2024-10-21", azure_endpoint="https://x.openai.azure.com")',
+    'client = AzureOpenAI(api_version="2025-03-01-preview", azure_endpoint="https://x.openai.azure.com")',
 ]
 
 MESSAGES = [
