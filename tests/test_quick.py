@@ -115,3 +115,12 @@ def test_anything_else_is_left_to_the_full_command_line(tree: Path, args: List[s
 
     monkeypatch.chdir(tree)
     assert quick_check(args) is None
+
+
+def test_the_bench_tree_inside_this_repository_takes_the_quick_path():
+    """bench/run.py measures start-up and warm checks on trees under bench/.cache: a mention of
+    the configuration table in this repository's pyproject.toml would send them to the full
+    command line, and the figures would measure that instead."""
+    from migrator.quick import _may_be_configured
+
+    assert not _may_be_configured(ROOT / "bench" / ".cache" / "tree")
