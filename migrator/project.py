@@ -110,9 +110,10 @@ class Project:
         import each of the ``exported`` top-level names, and which of the ``imported`` names
         are OpenAI clients (or functions returning one) in the module they come from."""
         path = path.resolve()
-        tree = self._tree(self._root or project_root(path))
-        if path not in tree.modules:  # in a folder the project leaves out (hidden, say): its own
-            tree = self._tree(_module_of(path).base)
+        root = self._root or project_root(path)
+        if _left_out(root, path):  # in a folder the project leaves out (hidden, say): its own
+            root = _module_of(path).base
+        tree = self._tree(root)
         module = tree.module(path)
         syntax = _parsed(source)
         importers = tree.importers(module, exported) if exported else {}
@@ -409,6 +410,23 @@ def _read(path: Path) -> str:
         return ""
 
 
+LEFT_OUT = ("__pycache__", "node_modules", "site-packages")
+
+
+def _is_left_out(folder: str, name: str) -> bool:
+    """A folder below a project that is no part of it: hidden, a cache, a virtual environment."""
+    return name.startswith(".") or name in LEFT_OUT or os.path.exists(os.path.join(folder, name, "pyvenv.cfg"))
+
+
+def _left_out(root: Path, path: Path) -> bool:
+    """Is ``path`` in a folder below ``root`` that the project leaves out?"""
+    try:
+        parts = path.parent.relative_to(root).parts
+    except ValueError:
+        return True  # not below it at all
+    return any(_is_left_out(str(root.joinpath(*parts[:index])), name) for index, name in enumerate(parts))
+
+
 def _python_files(root: Path, packages_only: bool = False) -> List[Path]:
     """The project's Python modules, resolved; hidden folders, virtual environments and caches
     left out, and with ``packages_only`` every folder below ``root`` that is not a package."""
@@ -416,8 +434,7 @@ def _python_files(root: Path, packages_only: bool = False) -> List[Path]:
     for folder, subfolders, files in os.walk(root):
         subfolders[:] = [
             d for d in subfolders
-            if not d.startswith(".") and d not in ("__pycache__", "node_modules", "site-packages")
-            and not os.path.exists(os.path.join(folder, d, "pyvenv.cfg"))
+            if not _is_left_out(folder, d)
             and not (packages_only and not os.path.exists(os.path.join(folder, d, "__init__.py")))
         ]
         real = Path(os.path.realpath(folder))  # once per folder: resolving each file costs a system call per part

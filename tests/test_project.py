@@ -309,3 +309,23 @@ def test_a_client_parameter_of_a_function_other_modules_import_proves_nothing(tm
     (tmp_path / "other.py").unlink()
     [result] = _run(tmp_path, ["llm.py"])
     assert result.result.calls_migrated == 1
+
+
+def test_a_file_in_a_folder_the_project_leaves_out_is_its_own_project(tmp_path, monkeypatch):
+    """A tree under a hidden folder (a benchmark's downloads, say) is read where it is, without
+    walking the project it sits in."""
+    from migrator import project as project_module
+
+    _write(tmp_path, {
+        "pyproject.toml": "",
+        "app.py": "from llm import complete\n",
+        ".cache/tree/llm.py": LLM,
+        ".cache/tree/user.py": "from llm import complete\n",
+    })
+    walked = []
+    original = project_module._python_files
+    monkeypatch.setattr(project_module, "_python_files", lambda root, **kw: walked.append(root) or original(root, **kw))
+    file = tmp_path / ".cache/tree/llm.py"
+    facts = Project().facts(file, file.read_bytes(), ["complete"], [])
+    assert facts.importers_of("complete") == ("user.py:1",)
+    assert walked == [(tmp_path / ".cache/tree").resolve()]
