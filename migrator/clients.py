@@ -44,6 +44,7 @@ from migrator.shapes import is_name
 
 if TYPE_CHECKING:
     from migrator.analysis import ModuleAnalysis
+    from migrator.model import ImportedClient
 
 CLIENT_CLASSES: FrozenSet[str] = frozenset(
     f"{module}.{name}"
@@ -118,6 +119,29 @@ def is_openai_client(expr: cst.BaseExpression, analysis: "ModuleAnalysis") -> bo
 def is_other_sdk_client(expr: cst.BaseExpression, analysis: "ModuleAnalysis") -> bool:
     """Is ``expr`` provably a client of another SDK (``Groq()``), never OpenAI's?"""
     return _ClientProof(analysis, OTHER_SDK_CLIENT).origins(expr, none_allowed=False) is not None
+
+
+def possible_origins(client: cst.BaseExpression, analysis: "ModuleAnalysis") -> List[cst.CSTNode]:
+    """Where the client ``client`` holds may be made: the origins its proof finds, then what the
+    names it is read through are assigned (for a client the proof gives up on, which
+    ``--assume-openai`` migrates anyway). For rules that ask how a client was built."""
+    return [*(client_origins(client, analysis) or []), *analysis.bindings.bound_values(client)]
+
+
+def imported_client(origin: cst.CSTNode, analysis: "ModuleAnalysis") -> Optional["ImportedClient"]:
+    """What another module of the project says of the client made at ``origin``, when it is
+    made there: an imported name (``from .llm import client``), ``llm.client``, or a call of an
+    imported function (``make_client()``). Ask it last: it makes the project index itself."""
+    name = None
+    if isinstance(origin, cst.ImportAlias):
+        name = origin.evaluated_alias or origin.evaluated_name
+    elif isinstance(origin, cst.Attribute) and _reads_imported_module(origin, analysis):
+        name = get_full_name_for_node(origin)
+    elif isinstance(origin, cst.Call) and isinstance(origin.func, cst.Name):
+        referents = analysis.bindings.referents(origin.func)
+        if len(referents) == 1 and isinstance(referents[0].node, cst.ImportFrom):
+            name = origin.func.value
+    return analysis.project.client(name) if name else None
 
 
 def client_origins(expr: cst.BaseExpression, analysis: "ModuleAnalysis") -> Origins:
@@ -281,7 +305,7 @@ class _ClientProof:
     def _attribute(self, expr: cst.Attribute, none_allowed: bool) -> Origins:
         """``self.client``, ``Bot.client``: what every binding of the attribute in the module
         holds; ``llm.client`` after ``import llm``: what that module makes it."""
-        if self.kind.from_project and self._reads_imported_module(expr):
+        if self.kind.from_project and _reads_imported_module(expr, self.analysis):
             imported = self.analysis.project.client(get_full_name_for_node(expr))
             return [expr] if imported is not None and imported.kind == "client" else None
         owner = self._class_of(expr.value)
@@ -289,16 +313,6 @@ class _ClientProof:
         if not bindings:
             return None
         return _all(self._declared(target, value, annotation, none_allowed) for target, value, annotation in bindings)
-
-    def _reads_imported_module(self, expr: cst.Attribute) -> bool:
-        """Is ``expr`` a dotted name whose first name only an import binds (``llm.client``)?"""
-        root = expr.value
-        while isinstance(root, cst.Attribute):
-            root = root.value
-        if not isinstance(root, cst.Name):
-            return False
-        bindings = self.analysis.bindings.referents(root)
-        return len(bindings) == 1 and isinstance(bindings[0].node, (cst.Import, cst.ImportFrom))
 
     def _class_of(self, expr: cst.BaseExpression) -> Optional[cst.ClassDef]:
         """The class of the module whose instances (``self``) or whose own attributes ``expr`` reads."""
@@ -447,6 +461,17 @@ def _related_classes(owner: cst.ClassDef, analysis: "ModuleAnalysis") -> List[cs
     lineages = [lineage(cls, set()) for cls in classes]
     related = [cls for line in lineages if owner in line for cls in line]
     return list({id(cls): cls for cls in related}.values())
+
+
+def _reads_imported_module(expr: cst.Attribute, analysis: "ModuleAnalysis") -> bool:
+    """Is ``expr`` a dotted name whose first name only an import binds (``llm.client``)?"""
+    root = expr.value
+    while isinstance(root, cst.Attribute):
+        root = root.value
+    if not isinstance(root, cst.Name):
+        return False
+    bindings = analysis.bindings.referents(root)
+    return len(bindings) == 1 and isinstance(bindings[0].node, (cst.Import, cst.ImportFrom))
 
 
 def _all(answers: Iterable[Origins]) -> Origins:

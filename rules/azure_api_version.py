@@ -59,9 +59,8 @@ import re
 from typing import List, Optional
 
 import libcst as cst
-from libcst.helpers import get_full_name_for_node
 
-from migrator.clients import AZURE_CLIENT_CLASSES, CLIENT_CLASSES, client_origins, is_client_copy, is_openai_client
+from migrator.clients import AZURE_CLIENT_CLASSES, CLIENT_CLASSES, imported_client, is_client_copy, is_openai_client, possible_origins
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Report, Rule
 from migrator.shapes import keyword_argument, literal_string, one_line
@@ -152,9 +151,7 @@ def azure_clients_on_old_versions(analysis) -> List[Report]:
 def _problem_of_client(client: cst.BaseExpression, analysis) -> Optional[str]:
     """Why the Azure client ``client`` holds cannot serve the Responses API, in words; None when
     it can, or is not Azure's, or the module does not say (a client passed in)."""
-    # Where the proof of the client found it made, and what the names it is read through are
-    # assigned, for a client the proof gives up on that ``--assume-openai`` migrates anyway.
-    for origin in [*(client_origins(client, analysis) or []), *analysis.bindings.bound_values(client)]:
+    for origin in possible_origins(client, analysis):
         problem = _problem_of_origin(origin, analysis)
         if problem is not None:
             return problem
@@ -162,12 +159,8 @@ def _problem_of_client(client: cst.BaseExpression, analysis) -> Optional[str]:
 
 
 def _problem_of_origin(origin: cst.CSTNode, analysis) -> Optional[str]:
-    if isinstance(origin, cst.ImportAlias):  # a client another module of the project makes
-        return _imported_problem(origin.evaluated_alias or origin.evaluated_name, analysis)
-    if isinstance(origin, cst.Attribute):  # ``llm.client``, that module's client
-        return _imported_problem(get_full_name_for_node(origin), analysis)
     if not isinstance(origin, cst.Call):
-        return None
+        return _imported_problem(origin, analysis)
     made_by = analysis.imports.imported_as(origin.func)
     if made_by & AZURE_CLIENT_CLASSES:
         return _version_problem(origin, analysis)
@@ -179,14 +172,13 @@ def _problem_of_origin(origin: cst.CSTNode, analysis) -> Optional[str]:
         if keyword_argument(origin, "api_version") is not None:
             return _version_problem(origin, analysis)
         return _problem_of_client(origin.func.value, analysis)
-    referents = analysis.bindings.referents(origin.func) if isinstance(origin.func, cst.Name) else []
-    if len(referents) == 1 and isinstance(referents[0].node, cst.ImportFrom):
-        return _imported_problem(origin.func.value, analysis)  # a client an imported function returns
-    return None
+    return _imported_problem(origin, analysis)
 
 
-def _imported_problem(name: str, analysis) -> Optional[str]:
-    imported = analysis.project.client(name)
+def _imported_problem(origin: cst.CSTNode, analysis) -> Optional[str]:
+    """Why a client another module of the project makes cannot be trusted with Responses: an
+    Azure one, whose version is read only where it is built."""
+    imported = imported_client(origin, analysis)
     if imported is None or not imported.azure:
         return None
     return "is made in another module of the project, with an `api_version` the tool does not read there"

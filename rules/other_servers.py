@@ -40,9 +40,8 @@ from typing import Iterable, List, Optional
 from urllib.parse import urlsplit
 
 import libcst as cst
-from libcst.helpers import get_full_name_for_node
 
-from migrator.clients import AZURE_CLIENT_CLASSES, CLIENT_CLASSES, client_origins, is_client_copy, is_openai_client
+from migrator.clients import AZURE_CLIENT_CLASSES, CLIENT_CLASSES, imported_client, is_client_copy, is_openai_client, possible_origins
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Report, Rule
 from migrator.shapes import keyword_argument, literal_string, one_line, string_text
@@ -163,10 +162,7 @@ def _server_of_client(client: cst.BaseExpression, analysis) -> Optional[str]:
     module does not say (a client passed in)."""
     if "openai" in analysis.imports.imported_as(client):
         return _module_client_server(analysis)
-    # Where the proof of the client found it made (``OpenAI(...)`` in a factory, in ``x or
-    # OpenAI(...)``), and what the names it is read through are assigned, for a client the
-    # proof gives up on that ``--assume-openai`` migrates anyway.
-    for origin in [*(client_origins(client, analysis) or []), *analysis.bindings.bound_values(client)]:
+    for origin in possible_origins(client, analysis):
         server = _server_of_origin(origin, analysis)
         if server is not None:
             return server
@@ -174,12 +170,8 @@ def _server_of_client(client: cst.BaseExpression, analysis) -> Optional[str]:
 
 
 def _server_of_origin(origin: cst.CSTNode, analysis) -> Optional[str]:
-    if isinstance(origin, cst.ImportAlias):  # a client another module of the project makes
-        return _imported_server(origin.evaluated_alias or origin.evaluated_name, analysis)
-    if isinstance(origin, cst.Attribute):  # ``llm.client``, that module's client
-        return _imported_server(get_full_name_for_node(origin), analysis)
     if not isinstance(origin, cst.Call):
-        return None
+        return _imported_server(origin, analysis)
     base_url = keyword_argument(origin, "base_url")
     if analysis.imports.imported_as(origin.func) & OPENAI_CLIENTS:
         if base_url is not None:
@@ -189,14 +181,12 @@ def _server_of_origin(origin: cst.CSTNode, analysis) -> Optional[str]:
         return _environment_server(analysis)
     if is_client_copy(origin):  # a copy keeps its original's server unless given another
         return _url_server(base_url, analysis) if base_url is not None else _server_of_client(origin.func.value, analysis)
-    referents = analysis.bindings.referents(origin.func) if isinstance(origin.func, cst.Name) else []
-    if len(referents) == 1 and isinstance(referents[0].node, cst.ImportFrom):
-        return _imported_server(origin.func.value, analysis)  # a client an imported function returns
-    return None
+    return _imported_server(origin, analysis)
 
 
-def _imported_server(name: str, analysis) -> Optional[str]:
-    imported = analysis.project.client(name)
+def _imported_server(origin: cst.CSTNode, analysis) -> Optional[str]:
+    """The server of a client another module of the project makes, as that module says."""
+    imported = imported_client(origin, analysis)
     return imported.server if imported is not None else None
 
 
