@@ -530,7 +530,19 @@ class ValueFlow:
     def constructions(self, cls: cst.ClassDef) -> Optional[List[cst.Call]]:
         """The calls ``Class(...)`` of this module's ``cls``, or None when it is used otherwise
         (subclassed, passed around): its ``__init__`` may then run from elsewhere."""
-        assignment = self.bindings.assignment_of(cls, cls.name.value)
+        return self._calls_of(cls, cls.name.value)
+
+    def callers(self, function: cst.FunctionDef) -> Optional[List[cst.Call]]:
+        """The calls of ``function`` in this module, or None when it is used as a value."""
+        cls = self.nodes.enclosing(function, (cst.ClassDef, cst.FunctionDef))
+        if isinstance(cls, cst.ClassDef) and self.nodes.parents.get(function) is cls.body:
+            return self._method_callers(cls, function.name.value)
+        return self._calls_of(function, function.name.value)
+
+    def _calls_of(self, definition: cst.CSTNode, name: str) -> Optional[List[cst.Call]]:
+        """The calls of what ``definition`` binds ``name`` to, or None when the name is read
+        otherwise (an annotation, ``-> Client``, calls nothing and counts as no read)."""
+        assignment = self.bindings.assignment_of(definition, name)
         if assignment is None:
             return None
         calls = []
@@ -538,25 +550,9 @@ class ValueFlow:
             call = self.nodes.parents.get(access.node)
             if isinstance(call, cst.Call) and call.func is access.node:
                 calls.append(call)
-            elif self.nodes.enclosing(access.node, cst.Annotation) is None:  # ``-> Class`` makes none
+            elif self.nodes.enclosing(access.node, cst.Annotation) is None:
                 return None
         return sorted(calls, key=self.nodes.order)
-
-    def callers(self, function: cst.FunctionDef) -> Optional[List[cst.Call]]:
-        """The calls of ``function`` in this module, or None when it is used as a value."""
-        cls = self.nodes.enclosing(function, (cst.ClassDef, cst.FunctionDef))
-        if isinstance(cls, cst.ClassDef) and self.nodes.parents.get(function) is cls.body:
-            return self._method_callers(cls, function.name.value)
-        assignment = self.bindings.assignment_of(function, function.name.value)
-        if assignment is None:
-            return None
-        callers = []
-        for access in assignment.references:
-            call = self.nodes.parents.get(access.node)
-            if not (isinstance(call, cst.Call) and call.func is access.node):
-                return None
-            callers.append(call)
-        return sorted(callers, key=self.nodes.order)
 
     def _method_callers(self, cls: cst.ClassDef, name: str) -> Optional[List[cst.Call]]:
         """Calls ``self.name(...)`` inside the class, ``obj.name(...)`` on instances made in
