@@ -111,6 +111,10 @@ class AnnotationUse:
     position: CodeRange
 
 
+# How many of the places that import a name a finding names.
+IMPORTERS_SHOWN = 3
+
+
 class ProjectQuestions:
     """What the other modules of the project say about this one, and which of it the module
     asked: the engine asks the project again, and runs the module again, when the answers
@@ -125,6 +129,15 @@ class ProjectQuestions:
         """Where other modules import the top-level name ``name`` of this module ("path:line")."""
         self.exported.add(name)
         return self.facts.importers_of(name)
+
+    def where_imported(self, name: str) -> Optional[str]:
+        """Where other modules import ``name``, for a finding (`` `a.py:3`, `b.py:1` and 2
+        more``); None when none does."""
+        importers = self.importers_of(name)
+        if not importers:
+            return None
+        shown = ", ".join(f"`{place}`" for place in importers[:IMPORTERS_SHOWN])
+        return shown + (f" and {len(importers) - IMPORTERS_SHOWN} more" if len(importers) > IMPORTERS_SHOWN else "")
 
     def client(self, name: str) -> Optional[ImportedClient]:
         """What the module this one imports ``name`` from makes it, when that is an OpenAI client."""
@@ -246,27 +259,21 @@ class ModuleAnalysis:
         first because the proof resolves scopes, which most modules without openai never need."""
         if self.imports_openai:
             return True
-        root = _root_name(receiver)
-        if root is None:
-            return False
-        if root in self._imported_names:
-            return True
-        # ``client = make_client()``, ``client = llm.client``: a name assigned what an import gives.
-        return any(
-            _root_name(node.value) in self._imported_names
-            for node in self.nodes.nodes_of(cst.Assign)
-            if any(isinstance(t.target, cst.Name) and t.target.value == root for t in node.targets)
-        )
+        return _root_name(receiver) in self._names_from_imports
 
     @cached_property
-    def _imported_names(self) -> Set[str]:
-        """The names the module's import statements bind, wherever they are."""
+    def _names_from_imports(self) -> Set[str]:
+        """The names the module's import statements bind, wherever they are, and the names it
+        assigns what they give (``client = make_client()``, ``client = llm.client``)."""
         names = set()
         for statement in self.nodes.nodes_of(cst.Import, cst.ImportFrom):
             if isinstance(statement.names, cst.ImportStar):
                 continue
             for alias in statement.names:
                 names.add(alias.evaluated_alias or alias.evaluated_name.split(".")[0])
+        for node in self.nodes.nodes_of(cst.Assign):
+            if _root_name(node.value) in names:
+                names.update(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
         return names
 
     def written_calls(self) -> List[WrittenCall]:

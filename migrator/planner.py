@@ -459,10 +459,6 @@ def _plan_uses(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnalysis)
     _plan_annotations(plan, rules, analysis, trace.annotations)
 
 
-# How many of the places that import a function a finding names.
-IMPORTERS_SHOWN = 3
-
-
 def _block_results_read_elsewhere(plan: SitePlan, analysis: ModuleAnalysis) -> None:
     """A result that leaves the module through a function other modules of the project import
     is handled there by code this module's migration does not change: the call stays as it is
@@ -470,12 +466,9 @@ def _block_results_read_elsewhere(plan: SitePlan, analysis: ModuleAnalysis) -> N
     leaving = [(name, "returned from", "code there reads what it returns") for name in plan.exported_functions]
     leaving += [(name, "passed to", "calls there may pass it other values") for name in plan.exported_parameters]
     for name, how, why in dict.fromkeys(leaving):
-        importers = analysis.project.importers_of(name.split(".")[0])
-        if not importers:
+        shown = analysis.project.where_imported(name.split(".")[0])
+        if shown is None:
             continue
-        shown = ", ".join(f"`{place}`" for place in importers[:IMPORTERS_SHOWN])
-        if len(importers) > IMPORTERS_SHOWN:
-            shown += f" and {len(importers) - IMPORTERS_SHOWN} more"
         reason = f"it is {how} `{name}`, which other modules import ({shown}): {why}, and the tool does not migrate them with this call"
         plan.blockers.append(Blocker(UNTRACED_RESULT, reason, plan.site.position))
 

@@ -123,7 +123,6 @@ class Project:
             clients=tuple(clients),
         )
 
-
     def _tree(self, root: Path) -> "_Tree":
         if root not in self._trees:
             index = self._cache.import_index(root) if self._cache else None
@@ -205,6 +204,7 @@ class _Tree:
                     if importer.path not in seen and depth < MAX_RE_EXPORTS:
                         seen.add(importer.path)
                         pending.append((importer, depth + 1))
+            found[name] = list(dict.fromkeys(places))  # a module importing it from two of them, once
         return found
 
     def _importers_of(self, target: _Module, name: str) -> Iterator[Tuple[_Module, int]]:

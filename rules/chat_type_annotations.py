@@ -162,8 +162,6 @@ def annotation(use: AnnotationUse, site: CallSite) -> Union[UseRewrite, Block, N
 
 # Bases a class may have without inheriting any method a subclass could override with Chat types.
 NEUTRAL_BASES = frozenset({"builtins.object", "abc.ABC", "typing.Protocol", "typing.Generic", "typing_extensions.Protocol"})
-# How many of the places that import a function the finding names.
-IMPORTERS_SHOWN = 3
 
 
 def _shared_signature(annotation: cst.Annotation, analysis: ModuleAnalysis) -> Optional[str]:
@@ -183,11 +181,9 @@ def _shared_signature(annotation: cst.Annotation, analysis: ModuleAnalysis) -> O
         if overridden is not None:
             return f"a signature of `{cls.name.value}.{name}`, which may override {overridden}: the two would no longer match"
     exported = analysis.flow.exported_name(function)
-    importers = analysis.project.importers_of(exported.split(".")[0]) if exported is not None else ()
-    if importers:
-        shown = ", ".join(f"`{place}`" for place in importers[:IMPORTERS_SHOWN])
-        more = f" and {len(importers) - IMPORTERS_SHOWN} more" if len(importers) > IMPORTERS_SHOWN else ""
-        return f"the signature of `{exported}`, which other modules import ({shown}{more}) and call with the Chat types"
+    shown = analysis.project.where_imported(exported.split(".")[0]) if exported is not None else None
+    if shown is not None:
+        return f"the signature of `{exported}`, which other modules import ({shown}) and call with the Chat types"
     return None
 
 
