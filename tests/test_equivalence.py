@@ -16,7 +16,7 @@ import pytest
 
 from migrator import engine
 from migrator.engine import transform_source
-from migrator.model import Options, SourceResult
+from migrator.model import SourceResult
 from migrator.project import Project
 from tests.equivalence.harness import (
     Bench,
@@ -81,14 +81,14 @@ def _migrated_copy(fixture: ProgramFixture, folder: Path) -> Dict[Path, SourceRe
     """The program (and the modules it imports) migrated by the engine into ``folder``; the
     results by path relative to it. A program of several modules is migrated as one project."""
     if not fixture.modules:
-        result = transform_source(fixture.original.read_bytes(), Options())
+        result = transform_source(fixture.original.read_bytes(), fixture.options)
         (folder / "program.py").write_bytes(result.output)
         return {Path("program.py"): result}
     for relative in [Path("program.py"), *fixture.modules]:
         (folder / relative).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(fixture.folder / relative, folder / relative)
     results = {}
-    for file_result in engine.run([folder], Options(), jobs=1, project=Project(root=folder)):
+    for file_result in engine.run([folder], fixture.options, jobs=1, project=Project(root=folder)):
         assert file_result.error is None, file_result.error
         if file_result.result.source:
             file_result.path.write_bytes(file_result.result.output)

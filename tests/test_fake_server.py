@@ -555,3 +555,20 @@ def test_a_hanging_program_is_killed(bench, tmp_path):
     program.write_text("import time\nprint('started', flush=True)\ntime.sleep(60)\n")
     run = bench.run(program, [], timeout=1.0)
     assert run.exit_code < 0 and run.stdout == "started\n" and "killed after 1.0 s" in run.stderr
+
+
+def test_azure_clients_reach_the_same_endpoints(bench, tmp_path):
+    """`AzureOpenAI` calls `/openai/deployments/<model>/chat/completions`, and a client on Azure's
+    v1 endpoint `/openai/v1/responses`: both are answered, and recorded as the endpoints they are."""
+    source = (
+        "import os\n"
+        "from openai import AzureOpenAI, OpenAI\n"
+        "azure = AzureOpenAI(api_version='2024-06-01')\n"
+        "chat = azure.chat.completions.create(model='my-deployment', messages=[{'role': 'user', 'content': 'Hi'}])\n"
+        "v1 = OpenAI(base_url=os.environ['AZURE_OPENAI_ENDPOINT'] + '/openai/v1/', api_key='key')\n"
+        "print(chat.choices[0].message.content, v1.responses.create(model='my-deployment', input='Hi').output_text)\n"
+    )
+    run = run_source(bench, tmp_path, source, turns=[TextAnswer("one"), TextAnswer("two")])
+    assert (run.exit_code, run.stdout, run.violations) == (0, "one two\n", []), run.stderr
+    assert [request.path for request in run.requests] == ["/openai/deployments/my-deployment/chat/completions", "/openai/v1/responses"]
+    assert [request.endpoint for request in run.requests] == ["/v1/chat/completions", "/v1/responses"]

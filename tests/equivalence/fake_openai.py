@@ -11,6 +11,7 @@ counters reset by ``load``, timestamps are fixed.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -33,6 +34,7 @@ from .wire import Ids, sse
 CHAT_PATH = "/v1/chat/completions"
 RESPONSES_PATH = "/v1/responses"
 COMPLETIONS_PATH = "/v1/completions"
+AZURE_DEPLOYMENT_PATH = re.compile(r"^/openai/deployments/[^/]+/")
 
 
 @dataclass(frozen=True)
@@ -45,8 +47,11 @@ class RecordedRequest:
 
     @property
     def endpoint(self) -> str:
-        """The path with a ``/v1`` prefix, whether or not the client's base_url had one."""
-        return self.path if self.path.startswith("/v1/") else "/v1" + self.path
+        """The path with a ``/v1`` prefix, whether or not the client's base_url had one. Azure's
+        paths name the same endpoints: ``/openai/deployments/<model>/chat/completions``, which
+        ``AzureOpenAI`` calls, and ``/openai/v1/responses`` on its v1 endpoint."""
+        path = AZURE_DEPLOYMENT_PATH.sub("/v1/", self.path).replace("/openai/v1/", "/v1/", 1)
+        return path if path.startswith("/v1/") else "/v1" + path
 
     def describe(self) -> str:
         return f"{self.method} {self.path}\n{json.dumps(self.body, indent=2, sort_keys=True)}"

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Optional, Sequence
 
+from migrator.model import Options
+
 from .fake_openai import CHAT_PATH, COMPLETIONS_PATH, RESPONSES_PATH, FakeOpenAI, RecordedRequest, Violation
 from .output_format import text_config
 from .scenario import Turn, load_scenario
@@ -102,6 +104,14 @@ class ProgramFixture:
     def turns(self) -> List[Turn]:
         return load_scenario(self.folder / "scenario.json")
 
+    @property
+    def options(self) -> Options:
+        """The options the engine migrates it with: ``options.txt`` names the ``Options``
+        fields switched on, one per line (as for fixtures)."""
+        path = self.folder / "options.txt"
+        names = path.read_text(encoding="utf-8").split() if path.exists() else []
+        return Options(**{name: True for name in names})
+
 
 def discover_programs(root: Path = PROGRAMS_DIR) -> List[ProgramFixture]:
     """Every program fixture under ``root``, by name."""
@@ -169,6 +179,9 @@ class Bench:
             **_clean_environment(),
             "OPENAI_BASE_URL": self.server.base_url,
             "OPENAI_API_KEY": "test",
+            # What AzureOpenAI() reads: the fake server answers Azure's paths as well.
+            "AZURE_OPENAI_ENDPOINT": self.server.base_url.removesuffix("/v1"),
+            "AZURE_OPENAI_API_KEY": "test",
             "NO_PROXY": "127.0.0.1,localhost",
             "PYTHONIOENCODING": "utf-8",
         }
