@@ -217,9 +217,16 @@ def _plan_site(site: CallSite, rule: Rule, rules: Dict[str, Rule], analysis: Mod
     plan = SitePlan(site=site, rule=rule.id)
     for guard_rule, guard in _guards():
         block = guard(site)
-        if block is not None:
-            plan.blockers.append(Blocker(block.rule or guard_rule, block.reason, site.position))
+        if block is None:
+            continue
+        owner = block.rule or guard_rule
+        # A guard's unsafe fix changes code the call depends on (the client it is made on):
+        # only a selected rule's, and only shared by every call that depends on it.
+        unsafe = block.unsafe if site.analysis.options.is_enabled(owner) else None
+        plan.blockers.append(Blocker(owner, block.reason, site.position, unsafe))
+        if unsafe is None:
             return plan
+        plan.shared_rewrites.extend((owner, edit) for edit in unsafe.elsewhere)
     target = rule.calls[site.kind](site)
     if isinstance(target, Block):
         plan.blockers.append(Blocker(rule.id, target.reason, site.position))

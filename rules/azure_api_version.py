@@ -47,23 +47,45 @@ or later (as a literal, a module constant or the default of `os.getenv`, so that
 read it). Then run the tool again.
 
 ## Fix safety
-Manual: the tool only reports, and the calls on these clients stay as they are. Clients made in
-another module of the project are reported when they are Azure's, since the tool does not read
-their version there. A client passed in as a parameter (`client: AzureOpenAI`) is not checked:
-where it was built is not in sight. `--allow-other-servers` does not lift this: Azure is not
-another server, the version is what needs changing. Ignoring the rule hides its findings but
-does not let `apply` migrate those calls.
+Unsafe: with `--unsafe-fixes`, the tool builds the client on the v1 endpoint, as Microsoft's
+v1 examples do, and migrates the calls made on it in the same change:
+`AzureOpenAI(azure_endpoint=E, api_key=K, api_version=V)` becomes
+`OpenAI(base_url=E + "/openai/v1/", api_key=K)` (`AsyncOpenAI` for `AsyncAzureOpenAI`;
+`azure_ad_token_provider=` and `azure_ad_token=` become `api_key=`, which `OpenAI` sends as a
+bearer token, the way the v1 endpoint takes Entra ID tokens; `timeout`, `max_retries`,
+headers and the HTTP client are kept). The model stays the deployment's name. It does so only
+where nothing else could tell the difference, and says why not otherwise: every use of the
+client in the module is a legacy call that migrates with it (all of them, or the client stays
+as it is), a Responses call or `embeddings.create`; other modules do not import it; it names
+its endpoint (a literal or a constant on one of the hosts `other_servers` takes for Azure's,
+or the `AZURE_OPENAI_ENDPOINT` variable; any other with `--allow-other-servers`), not one
+deployment (`azure_deployment=`), and one credential (`AzureOpenAI` reads a missing one from
+`AZURE_OPENAI_AD_TOKEN` or `AZURE_OPENAI_API_KEY`, `OpenAI` from `OPENAI_API_KEY`); an async
+client's token provider returns an awaitable (an `async def`, or `azure.identity.aio`'s). What
+may still differ: `api_key=os.getenv("AZURE_OPENAI_API_KEY")` with the variable unset falls back
+to `OPENAI_API_KEY` where `AzureOpenAI` looked for `AZURE_OPENAI_AD_TOKEN`, and a missing
+endpoint variable raises `KeyError` where `AzureOpenAI` raised `ValueError`.
+
+Otherwise the tool only reports, and the calls on these clients stay as they are. Clients made
+in another module of the project are reported when they are Azure's, since the tool does not
+read their version there. A client passed in as a parameter (`client: AzureOpenAI`) is not
+checked: where it was built is not in sight. `--allow-other-servers` does not lift this: Azure
+is not another server, the version is what needs changing. Ignoring the rule hides its findings
+but does not let `apply` migrate those calls.
 """
 
 import re
-from typing import List, Optional
+from typing import List, Optional, Union
+from urllib.parse import urlsplit
 
 import libcst as cst
 
+from migrator.analysis import legacy_call
 from migrator.clients import AZURE_CLIENT_CLASSES, CLIENT_CLASSES, imported_client, is_client_copy, is_openai_client, possible_origins
 from migrator.model import FixSafety
-from migrator.rule import Block, Example, Report, Rule
-from migrator.shapes import keyword_argument, literal_string, one_line
+from migrator.rule import Block, Example, Import, Report, Rewrite, Rule, UseRewrite
+from migrator.rules.other_servers import is_openai_host
+from migrator.shapes import code_of, is_name, keyword_argument, literal_string, one_line, string_like
 
 FIRST_RESPONSES_VERSION = "2025-03-01-preview"
 ENVIRONMENT_VARIABLE = "OPENAI_API_VERSION"  # where the SDK takes the version when none is given
@@ -82,7 +104,7 @@ REMEDY = (
 
 RULE = Rule(
     title="Azure client on an API version without the Responses API",
-    safety=FixSafety.MANUAL,
+    safety=FixSafety.UNSAFE,
     needs=("AzureOpenAI",),
     needs_imports=("openai",),
     examples=[
@@ -121,6 +143,25 @@ RULE = Rule(
             ),
             finding="the tool cannot read",
         ),
+        Example(
+            before=(
+                "import os\n"
+                "from openai import AzureOpenAI\n"
+                'client = AzureOpenAI(api_version="2024-06-01", azure_endpoint="https://my-resource.openai.azure.com",'
+                ' api_key=os.environ["AZURE_OPENAI_API_KEY"])\n'
+                'resp = client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": "Hi"}])\n'
+                "print(resp.choices[0].message.content)\n"
+            ),
+            after=(
+                "import os\n"
+                "from openai import OpenAI\n"
+                'client = OpenAI(base_url="https://my-resource.openai.azure.com/openai/v1/",'
+                ' api_key=os.environ["AZURE_OPENAI_API_KEY"])\n'
+                'resp = client.responses.create(model="gpt-4o", input="Hi")\n'
+                "print(resp.output_text)\n"
+            ),
+            options=("unsafe_fixes",),
+        ),
     ],
 )
 
@@ -130,7 +171,12 @@ def calls_on_old_azure_versions(site) -> Optional[Block]:
     problem = _problem_of_client(site.receiver, site.analysis)
     if problem is None:
         return None
-    return Block(f"its Azure client {problem}: {CONSEQUENCE} ({REMEDY})")
+    reason = f"its Azure client {problem}: {CONSEQUENCE} ({REMEDY})"
+    origins = {id(origin): origin for origin in possible_origins(site.receiver, site.analysis)}
+    move = _move_to_v1(*origins.values(), site.analysis) if len(origins) == 1 else None
+    if not isinstance(move, UseRewrite):
+        return Block(reason)
+    return Block(f"{reason}; {MOVED}", unsafe=Rewrite(elsewhere=(move,)))
 
 
 @RULE.module
@@ -143,8 +189,10 @@ def azure_clients_on_old_versions(analysis) -> List[Report]:
             problem = _problem_of_origin(node, analysis)
             if problem is not None:
                 code = one_line(analysis.module.code_for_node(node))
-                message = f"`{code}` {problem}: {CONSEQUENCE}; `apply` leaves calls on this client as they are ({REMEDY})"
-                reports.append(Report(node, message))
+                move = _move_to_v1(node, analysis)
+                fix = MOVED if isinstance(move, UseRewrite) else f"the tool does not build it on the v1 endpoint itself: {move}"
+                message = f"`{code}` {problem}: {CONSEQUENCE}; `apply` leaves calls on this client as they are ({REMEDY}); {fix}"
+                reports.append(Report(node, message, resolved_by=(node,)))
     return reports
 
 
@@ -276,3 +324,209 @@ def _literal(value: cst.BaseExpression, analysis) -> Optional[str]:
         definition = analysis.bindings.definition(value)
         return literal_string(definition.value) if definition is not None else None
     return literal_string(value)
+
+
+# --- The opt-in fix: the same client on the v1 endpoint ---------------------------------------
+
+MOVED = "with `--unsafe-fixes`, the tool builds it on the v1 endpoint and migrates the calls made on it"
+V1_CLASSES = {"openai.AzureOpenAI": "OpenAI", "openai.AsyncAzureOpenAI": "AsyncOpenAI"}
+ENDPOINT_VARIABLE = "AZURE_OPENAI_ENDPOINT"  # where `AzureOpenAI` takes the endpoint when it is None
+CREDENTIALS = ("api_key", "azure_ad_token", "azure_ad_token_provider")
+DROPPED = frozenset({"api_version", "azure_endpoint"})
+# What `OpenAI` takes as `AzureOpenAI` does, to the same effect.
+KEPT = frozenset({
+    "organization", "project", "webhook_secret", "websocket_base_url", "timeout", "max_retries", "default_headers",
+    "default_query", "http_client",
+})
+ASYNC_TOKEN_PROVIDERS = frozenset({"azure.identity.aio.get_bearer_token_provider"})
+# What the v1 endpoint serves of what code calls on the client: the legacy calls (which migrate
+# with the client, or the client stays as it is), the Responses API and embeddings.
+SERVED = (("responses",), ("embeddings", "create"))
+
+
+def _move_to_v1(origin: cst.CSTNode, analysis) -> Union[UseRewrite, str]:
+    """The rewrite of ``origin`` into the same client on the v1 endpoint, or why there is none.
+
+    `AzureOpenAI(azure_endpoint=E, api_key=K, api_version=V)` sends `POST
+    {E}/openai/deployments/{model}/chat/completions?api-version=V` with the header `api-key: K`;
+    `OpenAI(base_url=f"{E}/openai/v1/", api_key=K)` sends `POST {E}/openai/v1/...` with `model`
+    in the body and `Authorization: Bearer K`, which the v1 endpoint takes for a key or an Entra ID
+    token alike (Microsoft's v1 examples: `api_key=os.getenv("AZURE_OPENAI_API_KEY")`, and
+    `api_key=token_provider` for `get_bearer_token_provider(...)`)."""
+    if isinstance(origin, cst.Call) and is_client_copy(origin):
+        return f"it is a copy of another client (`{origin.func.attr.value}`)"
+    if not isinstance(origin, cst.Call) or not _is_azure_class(origin.func, analysis):
+        return "it is not made here by `AzureOpenAI(...)`"
+    v1_class = _v1_class(origin.func, analysis)
+    if v1_class is None:
+        return "its class is named in a way the tool does not rewrite"
+    if any(arg.keyword is None for arg in origin.args):
+        return "it is built with arguments the tool cannot see"
+    given = {arg.keyword.value: arg for arg in origin.args if arg.keyword is not None}
+    if "base_url" in given:
+        return "it is built with a `base_url` of its own, not an `azure_endpoint`"
+    if "azure_deployment" in given:
+        return "it is bound to one deployment (`azure_deployment=`), where the v1 endpoint takes each request's `model`"
+    credentials = [name for name in CREDENTIALS if name in given]
+    if len(credentials) != 1:
+        return (
+            "it is built without a credential, which `AzureOpenAI` reads from `AZURE_OPENAI_AD_TOKEN` or"
+            " `AZURE_OPENAI_API_KEY` and `OpenAI` from `OPENAI_API_KEY`; pass it as `api_key=`"
+        )
+    if credentials[0] == "azure_ad_token_provider" and v1_class == "AsyncOpenAI":
+        if not _makes_async_token_provider(given["azure_ad_token_provider"].value, analysis):
+            return "`AsyncOpenAI` takes a token provider that returns an awaitable, as `azure.identity.aio`'s does"
+    others = sorted(set(given) - DROPPED - KEPT - set(CREDENTIALS))
+    if others:
+        return f"`{v1_class}` does not take `{others[0]}=`"
+    endpoint = given.get("azure_endpoint")
+    if endpoint is None:
+        return f"it is built without `azure_endpoint`, so with the `{ENDPOINT_VARIABLE}` environment variable"
+    base_url = _v1_base_url(endpoint.value, analysis)
+    if isinstance(base_url, str):
+        return base_url
+    unserved = _use_not_served(origin, analysis)
+    if unserved is not None:
+        return unserved
+
+    def build(call: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(call, cst.Call)
+        args = []
+        for arg in call.args:
+            name = arg.keyword.value if arg.keyword is not None else ""
+            if name == "azure_endpoint":
+                args.append(arg.with_changes(keyword=cst.Name("base_url"), value=base_url))
+            elif name in CREDENTIALS:
+                args.append(arg.with_changes(keyword=cst.Name("api_key")))
+            elif name not in DROPPED:
+                args.append(arg)
+        last = call.args[-1]
+        args[-1] = args[-1].with_changes(comma=last.comma, whitespace_after_arg=last.whitespace_after_arg)
+        func = call.func
+        renamed = func.with_changes(attr=cst.Name(v1_class)) if isinstance(func, cst.Attribute) else cst.Name(v1_class)
+        return call.with_changes(func=renamed, args=args)
+
+    azure_class = "AsyncAzureOpenAI" if v1_class == "AsyncOpenAI" else "AzureOpenAI"
+    imported = isinstance(origin.func, cst.Name)
+    return UseRewrite(
+        target=origin,
+        build=build,
+        add_imports=(Import("openai", v1_class),) if imported else (),
+        remove_unused_imports=(Import("openai", azure_class),) if imported else (),
+    )
+
+
+def _v1_class(func: cst.BaseExpression, analysis) -> Optional[str]:
+    """``OpenAI`` for ``AzureOpenAI`` (``openai.AzureOpenAI``), ``AsyncOpenAI`` for the async
+    class: when ``func`` names the class by its own name, which the rewrite can change."""
+    name = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
+    made_by = analysis.imports.imported_as(func)
+    if len(made_by) != 1:
+        return None
+    v1_class = V1_CLASSES.get(next(iter(made_by)))
+    if v1_class is None or name != next(iter(made_by)).split(".")[-1]:
+        return None
+    if isinstance(func, cst.Attribute) and "openai" not in analysis.imports.imported_as(func.value):
+        return None
+    return v1_class
+
+
+def _makes_async_token_provider(value: cst.BaseExpression, analysis) -> bool:
+    """Does ``value`` return an awaitable: an ``async def`` of the module, or what
+    ``azure.identity.aio``'s ``get_bearer_token_provider`` makes (or a name bound to it)?"""
+    if isinstance(value, cst.Name):
+        referents = analysis.bindings.referents(value)
+        if referents and all(isinstance(r.node, cst.FunctionDef) and r.node.asynchronous for r in referents):
+            return True
+    values = analysis.bindings.bound_values(value) if isinstance(value, cst.Name) else [value]
+    return bool(values) and all(
+        isinstance(made, cst.Call) and analysis.imports.imported_as(made.func) & ASYNC_TOKEN_PROVIDERS for made in values
+    )
+
+
+def _v1_base_url(endpoint: cst.BaseExpression, analysis) -> Union[cst.BaseExpression, str]:
+    """The v1 ``base_url`` of the resource at ``endpoint``: ``AzureOpenAI`` strips the endpoint's
+    trailing slashes and appends ``/openai``; the v1 endpoint is below it. Or why there is none."""
+    suffix = V1_PATH + "/"
+    text = _literal(endpoint, analysis)
+    if text is not None:
+        host = urlsplit(text).hostname or ""
+        if not (analysis.options.allow_other_servers or is_openai_host(host, analysis.options.openai_hosts)):
+            return f"its endpoint `{text}` is not one of the hosts `other_servers` takes for Azure's (`--allow-other-servers` lifts this)"
+        if isinstance(endpoint, cst.Name) and not text.endswith("/"):
+            return cst.parse_expression(f'{endpoint.value} + "{suffix}"')
+        if not isinstance(endpoint, cst.Name):
+            return string_like(endpoint, text.rstrip("/") + suffix)
+    if isinstance(endpoint, cst.Call) and analysis.imports.imported_as(endpoint.func) & ENVIRONMENT_READS:
+        variable = literal_string(endpoint.args[0].value) if endpoint.args else None
+        has_default = len(endpoint.args) > 1 or keyword_argument(endpoint, "default") is not None
+        if not has_default:
+            # None, for an unset variable, makes `AzureOpenAI` read its own variable instead.
+            if variable != ENDPOINT_VARIABLE or not isinstance(endpoint.func, cst.Attribute):
+                return f"its endpoint may be None, and `AzureOpenAI` then reads `{ENDPOINT_VARIABLE}`"
+            module = code_of(endpoint.func).split(".")[0]
+            return cst.parse_expression(f'{module}.environ["{ENDPOINT_VARIABLE}"].rstrip("/") + "{suffix}"')
+    if isinstance(endpoint, cst.Subscript) and "os.environ" in analysis.imports.imported_as(endpoint.value):
+        key = endpoint.slice[0].slice if len(endpoint.slice) == 1 else None
+        if isinstance(key, cst.Index) and literal_string(key.value) == ENDPOINT_VARIABLE:
+            return cst.parse_expression(f'{code_of(endpoint)}.rstrip("/") + "{suffix}"')
+    if not analysis.options.allow_other_servers:
+        # `other_servers` reads Azure's hosts in literals and in that variable; any other URL
+        # known only at run time may be anyone's, and it would keep the calls from migrating.
+        return "its endpoint is known only at run time, where nothing shows an Azure host (`--allow-other-servers` lifts this)"
+    code = code_of(endpoint)
+    if not isinstance(endpoint, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)):
+        code = f"({code})"
+    return cst.parse_expression(f'{code}.rstrip("/") + "{suffix}"')
+
+
+def _use_not_served(origin: cst.Call, analysis) -> Optional[str]:
+    """How code uses the client ``origin`` makes in a way the v1 endpoint may not serve (or an
+    ``OpenAI`` client not do as an ``AzureOpenAI`` one does), in words; None when every use is
+    a call the v1 endpoint serves."""
+    statement = analysis.nodes.parents.get(origin)
+    if not isinstance(statement, cst.Assign) or len(statement.targets) != 1:
+        return "it is used where it is made, not through a name the tool can follow"
+    target = statement.targets[0].target
+    if isinstance(target, cst.Name):
+        binding = analysis.bindings.binding(target)
+        if binding is None:
+            return f"the tool cannot follow `{target.value}`"
+        if analysis.nodes.enclosing(origin, (cst.FunctionDef, cst.ClassDef)) is None and analysis.project.importers_of(target.value):
+            return f"other modules import `{target.value}`"
+        reads = list(analysis.bindings.reads_of(binding))
+    elif isinstance(target, cst.Attribute) and is_name(target.value, "self"):
+        cls = analysis.nodes.enclosing(origin, cst.ClassDef)
+        if cls is None or analysis.project.importers_of(cls.name.value):
+            return f"code outside the class may read `{code_of(target)}`"
+        reads = [
+            node for node in analysis.nodes.nodes_of(cst.Attribute)
+            if node.attr.value == target.attr.value and node is not target
+        ]
+        if any(not is_name(read.value, "self") or not analysis.nodes.within(read, cls.body) for read in reads):
+            return f"code outside the class may read `{code_of(target)}`"
+    else:
+        return "it is assigned to something other than a name or an attribute of `self`"
+    for read in reads:
+        if not _is_served_call_on(read, analysis):
+            use = analysis.nodes.parents.get(read, read)
+            while isinstance(use, (cst.Arg, cst.Element)):  # say what it is passed to, or kept in
+                use = analysis.nodes.parents[use]
+            return f"the client is also used as `{one_line(code_of(use))}`"
+    return None
+
+
+def _is_served_call_on(client: cst.CSTNode, analysis) -> bool:
+    """Is ``client`` the receiver of a legacy call, or of a call the v1 endpoint serves?"""
+    path: List[str] = []
+    node = client
+    parent = analysis.nodes.parents.get(node)
+    while isinstance(parent, cst.Attribute) and parent.value is node:
+        path.append(parent.attr.value)
+        node, parent = parent, analysis.nodes.parents.get(parent)
+    if not (isinstance(parent, cst.Call) and parent.func is node):
+        return False
+    shape = legacy_call(parent)
+    if shape is not None:
+        return shape[0] is client
+    return any(tuple(path[: len(served)]) == served for served in SERVED)

@@ -30,7 +30,10 @@ Otherwise keep these calls on Chat Completions.
 Manual: the tool only reports, and the calls on these clients stay as they are. The hosts
 considered OpenAI's are `api.openai.com`, its regional and mTLS hosts (`*.api.openai.com`) and
 Azure's (`*.openai.azure.com`, `*.cognitiveservices.azure.com`, `*.services.ai.azure.com`),
-plus those configured; `AzureOpenAI` clients are never reported (whether their `api_version`
+plus those configured. A `base_url` joined from literals and constants
+(`RESOURCE + "/openai/v1/"`) is read whole; one built from the `AZURE_OPENAI_ENDPOINT`
+variable, where `AzureOpenAI` itself reads its endpoint, is taken for Azure's. `AzureOpenAI`
+clients are never reported (whether their `api_version`
 serves the Responses API is `azure_api_version`'s question). Ignoring the rule hides its
 findings but does not let `apply` migrate those calls: only `--allow-other-servers` does.
 """
@@ -54,6 +57,7 @@ OPENAI_HOSTS = (
     "*.services.ai.azure.com",
 )
 ENVIRONMENT_VARIABLE = "OPENAI_BASE_URL"
+AZURE_ENDPOINT_VARIABLE = "AZURE_OPENAI_ENDPOINT"  # where `AzureOpenAI` reads its endpoint when given none
 # Azure clients talk to Azure (which API versions serve Responses there: `azure_api_version`).
 OPENAI_CLIENTS = CLIENT_CLASSES - AZURE_CLIENT_CLASSES
 MODULE_BASE_URL = "openai.base_url"  # where the `openai` module's own client takes its URL
@@ -200,16 +204,44 @@ def _module_client_server(analysis) -> Optional[str]:
 
 def _url_server(value: cst.BaseExpression, analysis) -> Optional[str]:
     """``value`` (a ``base_url``) in words when it is not OpenAI's."""
-    url = literal_string(value)
-    if url is None and isinstance(value, cst.Name):
-        definition = analysis.bindings.definition(value)
-        url = literal_string(definition.value) if definition is not None else None
+    url = _text(value, analysis)
+    if url is None and _extends_azure_endpoint(value, analysis):
+        return None
     if url is None:
         return f"the URL `{one_line(analysis.module.code_for_node(value))}` holds at run time"
     host = urlsplit(url).hostname
-    if host is not None and _is_openai_host(host, analysis.options.openai_hosts):
+    if host is not None and is_openai_host(host, analysis.options.openai_hosts):
         return None
     return f"`{url}`"
+
+
+def _text(value: cst.BaseExpression, analysis) -> Optional[str]:
+    """The text ``value`` holds: a literal, a name bound once to one, or a sum of those."""
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
+        left, right = _text(value.left, analysis), _text(value.right, analysis)
+        return left + right if left is not None and right is not None else None
+    if isinstance(value, cst.Name):
+        definition = analysis.bindings.definition(value)
+        return literal_string(definition.value) if definition is not None else None
+    return literal_string(value)
+
+
+def _extends_azure_endpoint(value: cst.BaseExpression, analysis) -> bool:
+    """``os.environ["AZURE_OPENAI_ENDPOINT"].rstrip("/") + "/openai/v1/"``: a path below the
+    endpoint in the variable ``AzureOpenAI`` itself reads its endpoint from, an Azure resource's."""
+    if not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add) and _text(value.right, analysis)):
+        return False
+    endpoint = value.left
+    if isinstance(endpoint, cst.Call) and isinstance(endpoint.func, cst.Attribute) and endpoint.func.attr.value == "rstrip":
+        endpoint = endpoint.func.value
+    if isinstance(endpoint, cst.Subscript):
+        key = endpoint.slice[0].slice if len(endpoint.slice) == 1 else None
+        return (
+            isinstance(key, cst.Index)
+            and literal_string(key.value) == AZURE_ENDPOINT_VARIABLE
+            and "os.environ" in analysis.imports.imported_as(endpoint.value)
+        )
+    return False
 
 
 def _environment_server(analysis) -> Optional[str]:
@@ -218,7 +250,7 @@ def _environment_server(analysis) -> Optional[str]:
     return None
 
 
-def _is_openai_host(host: str, configured: Iterable[str]) -> bool:
+def is_openai_host(host: str, configured: Iterable[str]) -> bool:
     return any(fnmatch.fnmatchcase(host.lower(), pattern.lower()) for pattern in (*OPENAI_HOSTS, *configured))
 
 
