@@ -329,7 +329,7 @@ def _literal(value: cst.BaseExpression, analysis) -> Optional[str]:
 # --- The opt-in fix: the same client on the v1 endpoint ---------------------------------------
 
 MOVED = "with `--unsafe-fixes`, the tool builds it on the v1 endpoint and migrates the calls made on it"
-V1_CLASSES = {"openai.AzureOpenAI": "OpenAI", "openai.AsyncAzureOpenAI": "AsyncOpenAI"}
+V1_CLASSES = {"AzureOpenAI": "OpenAI", "AsyncAzureOpenAI": "AsyncOpenAI"}
 ENDPOINT_VARIABLE = "AZURE_OPENAI_ENDPOINT"  # where `AzureOpenAI` takes the endpoint when it is None
 CREDENTIALS = ("api_key", "azure_ad_token", "azure_ad_token_provider")
 DROPPED = frozenset({"api_version", "azure_endpoint"})
@@ -357,9 +357,11 @@ def _move_to_v1(origin: cst.CSTNode, analysis) -> Union[UseRewrite, str]:
         return f"it is a copy of another client (`{origin.func.attr.value}`)"
     if not isinstance(origin, cst.Call) or not _is_azure_class(origin.func, analysis):
         return "it is not made here by `AzureOpenAI(...)`"
-    v1_class = _v1_class(origin.func, analysis)
-    if v1_class is None:
+    azure_class = _azure_class(origin.func, analysis)
+    if azure_class is None:
         return "its class is named in a way the tool does not rewrite"
+    azure_module, azure_name = azure_class.rsplit(".", 1)
+    v1_class = V1_CLASSES[azure_name]
     if any(arg.keyword is None for arg in origin.args):
         return "it is built with arguments the tool cannot see"
     given = {arg.keyword.value: arg for arg in origin.args if arg.keyword is not None}
@@ -375,7 +377,7 @@ def _move_to_v1(origin: cst.CSTNode, analysis) -> Union[UseRewrite, str]:
         )
     if credentials[0] == "azure_ad_token_provider" and v1_class == "AsyncOpenAI":
         if not _makes_async_token_provider(given["azure_ad_token_provider"].value, analysis):
-            return "`AsyncOpenAI` takes a token provider that returns an awaitable, as `azure.identity.aio`'s does"
+            return "`AsyncOpenAI` takes a token provider typed to return an awaitable, as `azure.identity.aio`'s does"
     others = sorted(set(given) - DROPPED - KEPT - set(CREDENTIALS))
     if others:
         return f"`{v1_class}` does not take `{others[0]}=`"
@@ -406,29 +408,28 @@ def _move_to_v1(origin: cst.CSTNode, analysis) -> Union[UseRewrite, str]:
         renamed = func.with_changes(attr=cst.Name(v1_class)) if isinstance(func, cst.Attribute) else cst.Name(v1_class)
         return call.with_changes(func=renamed, args=args)
 
-    azure_class = "AsyncAzureOpenAI" if v1_class == "AsyncOpenAI" else "AzureOpenAI"
     imported = isinstance(origin.func, cst.Name)
     return UseRewrite(
         target=origin,
         build=build,
         add_imports=(Import("openai", v1_class),) if imported else (),
-        remove_unused_imports=(Import("openai", azure_class),) if imported else (),
+        remove_unused_imports=(Import(azure_module, azure_name),) if imported else (),
     )
 
 
-def _v1_class(func: cst.BaseExpression, analysis) -> Optional[str]:
-    """``OpenAI`` for ``AzureOpenAI`` (``openai.AzureOpenAI``), ``AsyncOpenAI`` for the async
-    class: when ``func`` names the class by its own name, which the rewrite can change."""
+def _azure_class(func: cst.BaseExpression, analysis) -> Optional[str]:
+    """``openai.AzureOpenAI`` (or ``openai.lib.azure.AzureOpenAI``): the qualified name of the
+    class ``func`` names by its own name, which the rewrite can change; None otherwise."""
     name = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
-    made_by = analysis.imports.imported_as(func)
+    made_by = analysis.imports.imported_as(func) & AZURE_CLIENT_CLASSES
     if len(made_by) != 1:
         return None
-    v1_class = V1_CLASSES.get(next(iter(made_by)))
-    if v1_class is None or name != next(iter(made_by)).split(".")[-1]:
-        return None
-    if isinstance(func, cst.Attribute) and "openai" not in analysis.imports.imported_as(func.value):
-        return None
-    return v1_class
+    qualified = next(iter(made_by))
+    if name != qualified.rsplit(".", 1)[1]:
+        return None  # an alias
+    if isinstance(func, cst.Attribute) and not (qualified.startswith("openai.") and "openai" in analysis.imports.imported_as(func.value)):
+        return None  # `openai.AzureOpenAI` becomes `openai.OpenAI`; deeper modules do not export it
+    return qualified
 
 
 def _makes_async_token_provider(value: cst.BaseExpression, analysis) -> bool:
@@ -438,6 +439,8 @@ def _makes_async_token_provider(value: cst.BaseExpression, analysis) -> bool:
         referents = analysis.bindings.referents(value)
         if referents and all(isinstance(r.node, cst.FunctionDef) and r.node.asynchronous for r in referents):
             return True
+    if isinstance(value, cst.Name) and analysis.bindings.annotations_of(value):
+        return False  # `AsyncAzureADTokenProvider` also allows a provider returning `str`, which `AsyncOpenAI` does not
     values = analysis.bindings.bound_values(value) if isinstance(value, cst.Name) else [value]
     return bool(values) and all(
         isinstance(made, cst.Call) and analysis.imports.imported_as(made.func) & ASYNC_TOKEN_PROVIDERS for made in values
