@@ -28,6 +28,7 @@ from typing import Callable, Dict, List, Optional, Union
 import libcst as cst
 
 from migrator.analysis import CallSite, ModuleAnalysis
+from migrator.semantic.branches import truth_where
 from migrator.semantic.flow import ResultUse
 from migrator.rule import Block, UseRewrite
 from migrator.shapes import USAGE_FIELDS, code_of, dict_entries, is_constant, is_name, literal_string, one_line, walk
@@ -142,10 +143,15 @@ class Kind(enum.Enum):
     STRUCTURE = "a part of the chunk"
 
 
-def is_streamed(site: CallSite) -> bool:
-    """A ``create`` call with ``stream=True``: its result is a stream of chunks."""
+def is_streamed(site: CallSite, node: cst.CSTNode) -> bool:
+    """Is the result of a ``create`` call a stream of chunks where ``node`` reads it? It is with
+    ``stream=True``, and with ``stream=flag`` in the branch of an ``if flag:`` after the call."""
     stream = site.argument("stream")
-    return site.kind in TEXT_PATHS and stream is not None and is_constant(stream.value, "True")
+    if site.kind not in TEXT_PATHS or stream is None:
+        return False
+    if is_constant(stream.value, "True"):
+        return True
+    return truth_where(site.analysis.nodes, site.analysis.bindings, stream.value, node) is True
 
 
 def includes_usage(site: CallSite) -> bool:

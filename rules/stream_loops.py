@@ -22,7 +22,11 @@ becomes `event` unless that name is taken. `stream_options={"include_usage": Tru
 a Responses stream always ends with the usage (its `stream_options` only has
 `include_obfuscation`, which is kept). The stream is followed like any result: through names,
 `with ... as stream`, `await`, a function that returns it, and a function of the module that
-it is passed to and that nothing else calls (a generator that yields the text, say).
+it is passed to and that nothing else calls (a generator that yields the text, say). With
+`stream=flag` (or `not flag`), a name the call reads, each read of the result must sit in a
+branch of an `if flag:` that runs after the call with nothing binding `flag` between: the reads
+under the streaming branch are migrated as a stream, the others as a response, and `stream=`
+stays as it is.
 
 ## Why
 A Responses stream yields typed events, not chunks with `choices`: a loop that still reads
@@ -66,6 +70,7 @@ streams, of either API; the text itself does not.
 
 import libcst as cst
 
+from migrator.semantic.branches import negated_name, truth_where
 from migrator.semantic.flow import CALL
 from migrator.rules._chunk_loops import ChunkLoop, is_streamed
 from migrator.model import FixSafety
@@ -117,7 +122,24 @@ RULE = Rule(
 def stream(name, value, site):
     if is_constant(value, "True") or is_constant(value, "False"):
         return Rewrite((NewArgument("stream", value),))
-    return Block("`stream=` is not the literal `True` or `False`, so the tool cannot tell how the result is read")
+    flag = site.argument(name).value  # `value` may be the rewritten node, unknown to the analysis
+    if negated_name(flag) is None or site.wrapper is not None:
+        return Block("`stream=` is not the literal `True` or `False`, so the tool cannot tell how the result is read")
+    # `stream=flag`: each read of the result must sit where an `if flag:` after the call says
+    # whether it is a stream; each is then migrated as the one or the other.
+    analysis = site.analysis
+    trace = analysis.flow.trace_result(site.call)
+    unknown = [f"`{name}` returns it" for name in trace.exported_functions] + [
+        f"`{one_line(use.code)}` is not under an `if` that tests `{negated_name(flag)[0].value}` after the call"
+        for use in trace.uses
+        if truth_where(analysis.nodes, analysis.bindings, flag, use.outer) is None
+    ]
+    if unknown:
+        return Block(
+            f"`stream=` is not the literal `True` or `False`, and {unknown[0]}, so the tool cannot tell whether"
+            " the result is read as a stream"
+        )
+    return Rewrite((NewArgument("stream", value),))
 
 
 @RULE.parameter("stream_options")
@@ -137,7 +159,7 @@ def stream_options(name, value, site):
 
 @RULE.result_use
 def stream_loop(use, site):
-    if not is_streamed(site):
+    if not is_streamed(site, use.outer):
         return None
     if not use.path and isinstance(use.parent, cst.For) and use.parent.iter is use.outer:
         loop = ChunkLoop(use, site)
