@@ -53,11 +53,12 @@ for event in stream:
 Safe for the shapes above. A Chat stream's first chunk (the role) and last chunks (the finish
 reason, the usage) carry no text, so a statement that reads the text moves under the text
 event only when it does nothing for an empty text: it is under a test that the text is there,
-or it is `print(text, end="")`, `sys.stdout.write(text)`, `name += text` (with `text or ""` where
-the text may be None), or it assigns the text to a name read only later in the same loop pass.
+or it is `print(text, end="")`, `sys.stdout.write(text)`, `name += text`, `parts.append(text)` for a
+list made with `parts = []` and used only to append and to `"".join(parts)` (each with
+`text or ""` where the text may be None), or it assigns the text to a name read only later in the same loop pass.
 Every statement of the loop body must read the chunk: any other would run once per event
 instead of once per chunk. Anything else blocks the call and is reported: a statement that
-runs for every chunk (a counter, `collected.append(...)` without a test, `print(text)`), a
+runs for every chunk (a counter, `collected.append(...)` without a test for a list read otherwise, `print(text)`), a
 one-line loop body, any other read of the chunk
 (`chunk.id`, `delta.role`, the chunk itself), the finish reason stored or compared with
 `"tool_calls"`, `chunk.usage` without `include_usage` (the original never sees it), `chunk.choices[0]`
