@@ -28,7 +28,8 @@ from typing import Callable, Dict, List, Optional, Union
 import libcst as cst
 
 from migrator.analysis import CallSite, ModuleAnalysis
-from migrator.semantic.flow import ResultUse
+from migrator.semantic.branches import truth_where
+from migrator.semantic.flow import CALL, ResultUse
 from migrator.rule import Block, UseRewrite
 from migrator.shapes import USAGE_FIELDS, code_of, dict_entries, is_constant, is_name, literal_string, one_line, walk
 from migrator.rules._streaming import (
@@ -142,10 +143,15 @@ class Kind(enum.Enum):
     STRUCTURE = "a part of the chunk"
 
 
-def is_streamed(site: CallSite) -> bool:
-    """A ``create`` call with ``stream=True``: its result is a stream of chunks."""
+def is_streamed(site: CallSite, node: cst.CSTNode) -> bool:
+    """Is the result of a ``create`` call a stream of chunks where ``node`` reads it? It is with
+    ``stream=True``, and with ``stream=flag`` in the branch of an ``if flag:`` after the call."""
     stream = site.argument("stream")
-    return site.kind in TEXT_PATHS and stream is not None and is_constant(stream.value, "True")
+    if site.kind not in TEXT_PATHS or stream is None:
+        return False
+    if is_constant(stream.value, "True"):
+        return True
+    return truth_where(site.analysis.nodes, site.analysis.bindings, stream.value, node) is True
 
 
 def includes_usage(site: CallSite) -> bool:
@@ -639,6 +645,41 @@ class ChunkLoop:
             guard=self._is_choices_test,
             aliases=text_aliases,
             where="for the chunks that carry no text (the first and the last), which a Responses stream does not send",
+            only_joined=self._only_joined,
+        )
+
+    def _only_joined(self, node: cst.BaseExpression) -> bool:
+        """Is ``node`` a name for a list made empty (``parts = []``) and used for nothing but
+        ``parts.append(...)`` and ``"".join(parts)``?"""
+        if not isinstance(node, cst.Name):
+            return False
+        reaching = self.analysis.bindings.reaching(node)
+        if len(reaching) != 1:
+            return False
+        target = getattr(reaching[0], "node", None)
+        statement = self.analysis.nodes.parents.get(self.analysis.nodes.parents.get(target))
+        if not (isinstance(statement, cst.Assign) and len(statement.targets) == 1 and statement.targets[0].target is target):
+            return False
+        if not (isinstance(statement.value, cst.List) and not statement.value.elements):
+            return False
+        return all(self._appended_or_joined(read) for read in self.analysis.bindings.reads_of(reaching[0]))
+
+    def _appended_or_joined(self, read: cst.CSTNode) -> bool:
+        use = self.analysis.flow.use_of(read)
+        if use.path == ("append", CALL):
+            return True
+        arg = self.analysis.nodes.parents.get(read)
+        call = self.analysis.nodes.parents.get(arg)
+        return (
+            not use.path
+            and isinstance(arg, cst.Arg)
+            and arg.keyword is None
+            and not arg.star
+            and isinstance(call, cst.Call)
+            and len(call.args) == 1
+            and isinstance(call.func, cst.Attribute)
+            and call.func.attr.value == "join"
+            and literal_string(call.func.value) == ""
         )
 
     def _text_run(self, indexes: List[int]) -> Union[Segment, Block]:

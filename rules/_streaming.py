@@ -92,7 +92,8 @@ class EmptyText:
 
     ``text_of`` says whether an expression is a read of the text (and whether it can be None
     then); ``guard`` whether it is a test that lets the text be read at all (``chunk.choices``).
-    Names in ``aliases`` may be assigned a text value.
+    Names in ``aliases`` may be assigned a text value. ``only_joined`` says whether a list is
+    used for nothing but appending and ``"".join(...)``, to which an empty text adds nothing.
     """
 
     def __init__(
@@ -101,9 +102,11 @@ class EmptyText:
         guard: Callable[[cst.BaseExpression], bool] = lambda node: False,
         aliases: Sequence[str] = (),
         where: str = "where there is no text",
+        only_joined: Callable[[cst.BaseExpression], bool] = lambda node: False,
     ) -> None:
         self.text_of = text_of
         self.guard = guard
+        self.only_joined = only_joined
         self.aliases = set(aliases)
         self.where = where
         self.names: Dict[str, str] = {}  # aliases assigned so far, and what they may hold
@@ -191,8 +194,21 @@ class EmptyText:
                 and _is_plain_target(small.target)
             )
         if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
-            return self._is_silent_print(small.value) or self._is_silent_write(small.value)
+            return self._is_silent_print(small.value) or self._is_silent_write(small.value) or self._is_joined_append(small.value)
         return False
+
+    def _is_joined_append(self, call: cst.Call) -> bool:
+        """``parts.append(text)`` adds nothing to ``"".join(parts)`` for an empty text, when
+        joining is all ``parts`` is used for."""
+        return (
+            isinstance(call.func, cst.Attribute)
+            and call.func.attr.value == "append"
+            and len(call.args) == 1
+            and call.args[0].keyword is None
+            and not call.args[0].star
+            and self.value(call.args[0].value) == STRING
+            and self.only_joined(call.func.value)
+        )
 
     def _is_alias_assignment(self, small: cst.Assign) -> bool:
         target = small.targets[0].target if len(small.targets) == 1 else None

@@ -22,7 +22,11 @@ becomes `event` unless that name is taken. `stream_options={"include_usage": Tru
 a Responses stream always ends with the usage (its `stream_options` only has
 `include_obfuscation`, which is kept). The stream is followed like any result: through names,
 `with ... as stream`, `await`, a function that returns it, and a function of the module that
-it is passed to and that nothing else calls (a generator that yields the text, say).
+it is passed to and that nothing else calls (a generator that yields the text, say). With
+`stream=flag` (or `not flag`), a name the call reads, each read of the result must sit in a
+branch of an `if flag:` that runs after the call with nothing binding `flag` between: the reads
+under the streaming branch are migrated as a stream, the others as a response, and `stream=`
+stays as it is.
 
 ## Why
 A Responses stream yields typed events, not chunks with `choices`: a loop that still reads
@@ -49,11 +53,12 @@ for event in stream:
 Safe for the shapes above. A Chat stream's first chunk (the role) and last chunks (the finish
 reason, the usage) carry no text, so a statement that reads the text moves under the text
 event only when it does nothing for an empty text: it is under a test that the text is there,
-or it is `print(text, end="")`, `sys.stdout.write(text)`, `name += text` (with `text or ""` where
-the text may be None), or it assigns the text to a name read only later in the same loop pass.
+or it is `print(text, end="")`, `sys.stdout.write(text)`, `name += text`, `parts.append(text)` for a
+list made with `parts = []` and used only to append and to `"".join(parts)` (each with
+`text or ""` where the text may be None), or it assigns the text to a name read only later in the same loop pass.
 Every statement of the loop body must read the chunk: any other would run once per event
 instead of once per chunk. Anything else blocks the call and is reported: a statement that
-runs for every chunk (a counter, `collected.append(...)` without a test, `print(text)`), a
+runs for every chunk (a counter, `collected.append(...)` without a test for a list read otherwise, `print(text)`), a
 one-line loop body, any other read of the chunk
 (`chunk.id`, `delta.role`, the chunk itself), the finish reason stored or compared with
 `"tool_calls"`, `chunk.usage` without `include_usage` (the original never sees it), `chunk.choices[0]`
@@ -66,6 +71,7 @@ streams, of either API; the text itself does not.
 
 import libcst as cst
 
+from migrator.semantic.branches import negated_name, truth_where
 from migrator.semantic.flow import CALL
 from migrator.rules._chunk_loops import ChunkLoop, is_streamed
 from migrator.model import FixSafety
@@ -117,7 +123,24 @@ RULE = Rule(
 def stream(name, value, site):
     if is_constant(value, "True") or is_constant(value, "False"):
         return Rewrite((NewArgument("stream", value),))
-    return Block("`stream=` is not the literal `True` or `False`, so the tool cannot tell how the result is read")
+    flag = site.argument(name).value  # `value` may be the rewritten node, unknown to the analysis
+    if negated_name(flag) is None or site.wrapper is not None:
+        return Block("`stream=` is not the literal `True` or `False`, so the tool cannot tell how the result is read")
+    # `stream=flag`: each read of the result must sit where an `if flag:` after the call says
+    # whether it is a stream; each is then migrated as the one or the other.
+    analysis = site.analysis
+    trace = analysis.flow.trace_result(site.call)
+    unknown = [f"`{name}` returns it" for name in trace.exported_functions] + [
+        f"`{one_line(use.code)}` is not under an `if` that tests `{negated_name(flag)[0].value}` after the call"
+        for use in trace.uses
+        if truth_where(analysis.nodes, analysis.bindings, flag, use.outer) is None
+    ]
+    if unknown:
+        return Block(
+            f"`stream=` is not the literal `True` or `False`, and {unknown[0]}, so the tool cannot tell whether"
+            " the result is read as a stream"
+        )
+    return Rewrite((NewArgument("stream", value),))
 
 
 @RULE.parameter("stream_options")
@@ -137,7 +160,7 @@ def stream_options(name, value, site):
 
 @RULE.result_use
 def stream_loop(use, site):
-    if not is_streamed(site):
+    if not is_streamed(site, use.outer):
         return None
     if not use.path and isinstance(use.parent, cst.For) and use.parent.iter is use.outer:
         loop = ChunkLoop(use, site)

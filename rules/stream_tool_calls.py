@@ -125,7 +125,7 @@ RULE = Rule(
 
 @RULE.result_use
 def tool_call_loop(use, site):
-    if not (is_streamed(site) and not use.path and isinstance(use.parent, cst.For) and use.parent.iter is use.outer):
+    if not (is_streamed(site, use.outer) and not use.path and isinstance(use.parent, cst.For) and use.parent.iter is use.outer):
         return None
     loop = ChunkLoop(use, site, tool_calls=collected_tool_calls)
     outcome = loop.plan()

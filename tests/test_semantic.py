@@ -339,3 +339,27 @@ def test_a_dict_whose_keys_cannot_all_be_known_says_why(source, reason):
     read = next(n for n in analysis.nodes.nodes_of(cst.Name) if getattr(analysis.nodes.parents[n], "star", "") == "**")
     found = built_dict(read, analysis.flow)
     assert isinstance(found, UnseenDict) and reason in found.reason, found
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        pytest.param("def f(s):\n    r = send(flag=s)\n    if s:\n        here(r)\n", True, id="body"),
+        pytest.param("def f(s):\n    r = send(flag=s)\n    if s:\n        pass\n    else:\n        here(r)\n", False, id="else"),
+        pytest.param("def f(q):\n    r = send(flag=not q)\n    if q:\n        here(r)\n", False, id="negated-flag"),
+        pytest.param("def f(q):\n    r = send(flag=not q)\n    if not q:\n        here(r)\n", True, id="both-negated"),
+        pytest.param("def f(s):\n    r = send(flag=s)\n    if s:\n        pass\n    elif c:\n        here(r)\n", False, id="elif"),
+        pytest.param("def f(s):\n    r = send(flag=s)\n    here(r)\n", None, id="no-test"),
+        pytest.param("def f(s):\n    r = send(flag=s)\n    if c:\n        s = not s\n    if s:\n        here(r)\n", None, id="rebound-between"),
+        pytest.param("def f(s):\n    if c:\n        r = send(flag=s)\n    if s:\n        here(r)\n", None, id="call-may-not-run"),
+        pytest.param("def f(s):\n    for x in xs:\n        if s:\n            here(r)\n        r = send(flag=s)\n        s = x\n", None, id="test-before-call-in-a-loop"),
+        pytest.param("def f(s):\n    r = send(flag=s)\n    def g():\n        nonlocal s\n        s = 1\n    g()\n    if s:\n        here(r)\n", None, id="nonlocal"),
+    ],
+)
+def test_a_branch_knows_what_a_condition_read_before_it_was(source, expected):
+    from migrator.semantic.branches import truth_where
+
+    analysis = _analysis(source)
+    calls = {c.func.value: c for c in analysis.nodes.nodes_of(cst.Call) if isinstance(c.func, cst.Name)}
+    condition = calls["send"].args[0].value
+    assert truth_where(analysis.nodes, analysis.bindings, condition, calls["here"]) is expected
