@@ -120,7 +120,7 @@ def unpacking_calls(call: cst.Call, flow: ValueFlow) -> Optional[List[cst.Call]]
     unpacking = []
     for read in flow.bindings.reads_of(binding):
         argument = nodes.parents.get(read)
-        if isinstance(argument, cst.Arg) and argument.star == "**" and isinstance(built_dict(read, flow), BuiltDict):
+        if isinstance(argument, cst.Arg) and argument.star == "**":
             unpacking.append(nodes.parents[argument])
         elif isinstance(_writes_at(read, read, flow), UnseenDict):
             return None
