@@ -10,7 +10,7 @@ do with the call sites and result uses found here.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Dict, List, Optional, Set, Tuple, Union
 
@@ -23,11 +23,11 @@ from migrator.metadata import NEWLINE
 from migrator.model import ImportedClient, Options, ProjectFacts
 from migrator.screen import CALL_SITE, legacy_method
 from migrator.semantic.bindings import Bindings
-from migrator.semantic.dicts import BuiltDict, KeyWrite, UnseenDict, built_dict
+from migrator.semantic.dicts import BuiltDict, KeyWrite, UnseenDict, unpacked_dict, unpacking_calls
 from migrator.semantic.flow import ValueFlow
 from migrator.semantic.imports import Imports
 from migrator.semantic.nodes import Nodes
-from migrator.shapes import STRING_NODES, code_of, one_line
+from migrator.shapes import STRING_NODES
 from migrator.traversal import children
 
 # Where the SDK keeps the Chat Completions types, and the Chat-only shapes it keeps elsewhere
@@ -168,19 +168,64 @@ class ModuleAnalysis:
         self._request_dicts: Dict[cst.Call, Union[BuiltDict, UnseenDict, None]] = {}
 
     def request_dict(self, call: cst.Call) -> Union[BuiltDict, UnseenDict, None]:
-        """What the dict ``call`` unpacks holds (see ``migrator.semantic.dicts``), asked once per call."""
+        """What the dicts ``call`` unpacks hold together (see ``migrator.semantic.dicts``), asked
+        once per call. Unpacking one key twice raises before any request, the same on either
+        API. A function that returns some of the dicts must give them only to legacy calls,
+        which are then migrated together (``dict_sharers``)."""
         if call not in self._request_dicts:
-            unpacked = [arg.value for arg in call.args if arg.star == "**"]
-            found: Union[BuiltDict, UnseenDict, None] = None
-            if len(unpacked) > 1:
-                found = UnseenDict("the call unpacks several dicts")
-            elif unpacked and isinstance(unpacked[0], cst.Name):
-                found = built_dict(unpacked[0], self.flow)
-            elif unpacked:
-                code = one_line(code_of(unpacked[0]), limit=40)
-                found = UnseenDict(f"`{code}` holds keys chosen elsewhere")
-            self._request_dicts[call] = found
+            self._request_dicts[call] = self._read_request_dict(call)
         return self._request_dicts[call]
+
+    def dict_sharers(self, call: cst.Call) -> List[cst.Call]:
+        """The other legacy calls that unpack dicts a function returns to ``call`` too."""
+        request = self.request_dict(call)
+        if not isinstance(request, BuiltDict):
+            return []
+        sharers: Dict[cst.Call, None] = {}
+        for function in request.functions:
+            for caller in self.flow.callers(function) or ():
+                sharers.update(dict.fromkeys(unpacking_calls(caller, self.flow) or ()))
+        sharers.pop(call, None)
+        return list(sharers)
+
+    def _read_request_dict(self, call: cst.Call) -> Union[BuiltDict, UnseenDict, None]:
+        found = []
+        for arg in call.args:
+            if arg.star != "**":
+                continue
+            unpacked = unpacked_dict(arg.value, self.flow)
+            if isinstance(unpacked, UnseenDict):
+                return replace(unpacked, node=arg)
+            found.append(unpacked)
+        if not found:
+            return None
+        for function in dict.fromkeys(function for each in found for function in each.functions):
+            elsewhere = self._dict_given_elsewhere(function)
+            if elsewhere is not None:
+                return UnseenDict(elsewhere, node=next(arg for arg in call.args if arg.star == "**"))
+        if len(found) == 1:
+            return found[0]
+        name = ", **".join(each.name for each in found)
+        writes = tuple(write for each in found for write in each.writes)
+        return BuiltDict(name, writes, tuple(function for each in found for function in each.functions))
+
+    def _dict_given_elsewhere(self, function: cst.FunctionDef) -> Optional[str]:
+        """Why rewriting the keys ``function`` returns would change code other than legacy calls; None when it would not."""
+        name = function.name.value
+        cls = self.nodes.enclosing(function, (cst.ClassDef, cst.FunctionDef))
+        if isinstance(cls, cst.ClassDef) and self.nodes.parents.get(cls) is self.module:
+            importers = self.project.where_imported(cls.name.value)
+            if importers is not None:
+                return f"`{cls.name.value}` is imported by {importers}, where a subclass may override `{name}` to return other keys"
+        callers = self.flow.callers(function)
+        if callers is None:
+            return f"`{name}` is used other than by calling it here, so other code may read the keys it returns"
+        for caller in callers:
+            calls = unpacking_calls(caller, self.flow)
+            if calls is None or any(legacy_call(each) is None for each in calls):
+                line = self.nodes.positions[caller].start.line
+                return f"`{name}` is also called on line {line}, where what it returns is not only unpacked into calls the tool migrates"
+        return None
 
     @property
     def _openai_imports(self) -> List[Union[cst.Import, cst.ImportFrom]]:

@@ -199,6 +199,7 @@ def _block_partly_migrated_shares(plans: List[SitePlan], analysis: ModuleAnalysi
     for plan in plans:
         for _, rewrite in plan.shared_rewrites + plan.use_rewrites:
             sharing.setdefault(rewrite.target, []).append(plan)
+    _share_returned_dicts(plans, sharing, analysis, options)
     changed = True
     while changed:
         changed = False
@@ -211,6 +212,47 @@ def _block_partly_migrated_shares(plans: List[SitePlan], analysis: ModuleAnalysi
                     reason = f"it shares `{one_line(code)}` with a call that is not migrated"
                     plan.blockers.append(Blocker(plan.rule, reason, analysis.nodes.positions[target]))
                     changed = True
+
+
+def _share_returned_dicts(
+    plans: List[SitePlan], sharing: Dict[cst.CSTNode, List[SitePlan]], analysis: ModuleAnalysis, options: Options
+) -> None:
+    """A function that returns a request dict gives it to each call of it: its keys are
+    rewritten for all of them, the same way, or for none."""
+    by_call = {plan.site.call: plan for plan in plans}
+    for plan in plans:
+        for call in analysis.dict_sharers(plan.site.call):
+            if call not in by_call:
+                line = analysis.nodes.positions[call].start.line
+                reason = f"the dict it unpacks is also unpacked by the call on line {line}, which is not migrated"
+                plan.blockers.append(Blocker(plan.rule, reason, plan.site.position))
+                continue
+            for _, rewrite in plan.shared_rewrites:
+                owners = sharing.setdefault(rewrite.target, [])
+                if by_call[call] not in owners:
+                    owners.append(by_call[call])
+    for target, owners in sharing.items():
+        made = [
+            _nodes_made(rewrite.build(target))
+            for owner in owners
+            for _, rewrite in owner.shared_rewrites
+            if rewrite.target is target and owner.migrates(options)
+        ]
+        if any(not _same_nodes(made[0], other) for other in made[1:]):  # ``create`` and ``parse`` map ``response_format`` differently
+            for owner in owners:
+                code = one_line(analysis.module.code_for_node(target))
+                reason = f"`{code}` is unpacked by calls that would each rewrite it differently"
+                owner.blockers.append(Blocker(owner.rule, reason, analysis.nodes.positions[target]))
+
+
+def _nodes_made(built: Union[cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel]) -> Tuple[cst.CSTNode, ...]:
+    if isinstance(built, cst.FlattenSentinel):
+        return tuple(built.nodes)
+    return () if isinstance(built, cst.RemovalSentinel) else (built,)
+
+
+def _same_nodes(one: Tuple[cst.CSTNode, ...], other: Tuple[cst.CSTNode, ...]) -> bool:
+    return len(one) == len(other) and all(a.deep_equals(b) for a, b in zip(one, other))
 
 
 def _plan_site(site: CallSite, rule: Rule, rules: Dict[str, Rule], analysis: ModuleAnalysis) -> SitePlan:
@@ -288,14 +330,16 @@ def _plan_request_dict(
     """``create(**params)``: each key of ``params`` is planned like a keyword argument, with the
     hook of its parameter, and rewritten where it is written."""
     unpacked = next(arg for arg in plan.site.call.args if arg.star == "**")
-    shown = f"`**{one_line(code_of(unpacked.value), limit=40)}`"
     if isinstance(request, UnseenDict):
+        unpacked = request.node or unpacked
+        shown = f"`**{one_line(code_of(unpacked.value), limit=40)}`"
         reason = (
             f"it passes {shown}, which the tool maps only when it sees every key written and nothing else "
             f"uses the dict: {request.reason}; {REQUEST_DICT_ADVICE}"
         )
         plan.blockers.append(Blocker(plan.rule, reason, analysis.nodes.positions[unpacked]))
         return
+    shown = f"`**{request.name}`"
     made: Dict[str, Set[Tuple[str, ...]]] = {}  # each key -> the parameters each of its writes becomes
     for write in request.writes:
         position = analysis.nodes.positions[write.entry]
@@ -315,14 +359,14 @@ def _plan_request_dict(
         if len(shapes) > 1:  # ``messages`` with and without a system message: ``instructions`` would stay
             reason = f"`{key}` is written in {shown} several times, as different Responses parameters: what one write sets, another would leave in place"
             plan.blockers.append(Blocker(plan.rule, reason, position))
-    sources: Dict[str, List[str]] = {}
+    keys: Dict[str, List[str]] = {}  # each Responses parameter -> the keys that become it
     for key, shapes in made.items():
         for keyword in sorted({keyword for shape in shapes for keyword in shape}):
-            sources.setdefault(keyword, []).append(f"`{key}` in {shown}")
-    for keyword in passed:
-        sources.setdefault(keyword, []).append("an argument")
-    for keyword, spelled in sources.items():
-        if len(spelled) > 1:
+            keys.setdefault(keyword, []).append(f"`{key}`")
+    for keyword in dict.fromkeys([*keys, *passed]):
+        spelled = [f"{' and '.join(keys[keyword])} in {shown}"] if keyword in keys else []
+        spelled += ["an argument"] * passed.count(keyword)
+        if len(keys.get(keyword, ())) + passed.count(keyword) > 1:
             reason = f"{' and '.join(spelled)} would both become the Responses parameter `{keyword}`"
             plan.blockers.append(Blocker(plan.rule, reason, position))
     for container in dict.fromkeys(write.container for write in request.writes):

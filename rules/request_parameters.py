@@ -13,11 +13,16 @@ A request built as a dict and passed with `**` is mapped key by key, where each 
 with the mapping of its parameter (every rule's, not only this one's), when the tool sees every
 key: the dict is made by a literal or `dict(k=v)` in the scope of the call, its other keys are
 written as `params["key"] = value`, `params.update({...})` or `params.update(k=v)` (under `if`s
-or not) with string keys, and nothing else uses it. A key with no equivalent, or a value its
-mapping cannot prove, keeps the call as it is and is reported where it is written. So is a key
-written on some paths only (or several times) when another parameter's or the result's migration
-depends on it (`stream`, `tools`), and one written several times as different Responses
-parameters (`messages` with and without a leading system message).
+or not) with string keys, and nothing else uses it. So are dicts unpacked where they are made: a
+literal, `dict(k=v)` or a choice between them (`**({"top_p": p} if p else {})`, its keys on some
+paths only), several of them in one call, and the dicts a function or method of the module
+returns on every path (`**self._sampling()`, `params = self._base()`), rewritten in its
+`return`s, when each call of it unpacks what it returns into a call that is migrated with this
+one, and no other module imports its class (a subclass there may override it). A key with no
+equivalent, or a value its mapping cannot prove, keeps the call as it is and is reported where
+it is written. So is a key written on some paths only (or several times) when another
+parameter's or the result's migration depends on it (`stream`, `tools`), and one written several
+times as different Responses parameters (`messages` with and without a leading system message).
 
 ## Why
 `responses.create` rejects the Chat names (`Unsupported parameter: 'max_tokens'`).
@@ -43,7 +48,7 @@ client.responses.create(**params)
 ```
 
 A dict the tool cannot see every key of (`**kwargs`, `**self.generation_kwargs`, a dict made by
-another function, one also logged or returned) keeps its call as it is: it may hold parameters
+a function of another module, one also logged or returned) keeps its call as it is: it may hold parameters
 the Responses API lacks. Pass the parameters by name, or build the dict beside the call from
 string keys, and use it for nothing else.
 

@@ -9,6 +9,7 @@ import pytest
 
 from migrator.metadata import Positions, resolve_scopes
 from migrator.semantic.reaching import ReachingDefinitions
+from migrator.shapes import is_name
 
 MARK = re.compile(r"#\s*(\w+)\s*<-\s*([\d ,]*)$")
 
@@ -318,6 +319,55 @@ def test_a_dict_built_key_by_key_knows_each_write_and_whether_it_runs_before_the
         ("model", 1, True), ("top_p", 2, True), ("temperature", 4, False), ("user", 5, True),
         ("seed", 7, False), ("store", 9, False), ("top_p", 12, False),
     ]
+
+
+def _unpacked(analysis, line):
+    from migrator.semantic.dicts import unpacked_dict
+
+    argument = next(
+        node for node in analysis.nodes.nodes_of(cst.Arg)
+        if node.star == "**" and analysis.nodes.positions[node].start.line == line
+    )
+    return unpacked_dict(argument.value, analysis.flow)
+
+
+def test_a_dict_unpacked_where_it_is_made_knows_each_write_and_the_functions_returning_it():
+    analysis = _analysis("""
+        def sampling(t):
+            if t is None:
+                return {"top_p": 1}
+            return dict(temperature=t)
+        def request(q):
+            params = {"model": "a"}
+            params["messages"] = q
+            return params
+        send(**({"user": "u"} if c else {}))
+        send(**sampling(t))
+        send(**request(q))
+    """)
+    chosen = _unpacked(analysis, 9)
+    assert [(w.key, w.runs_first) for w in chosen.writes] == [("user", False)] and chosen.functions == ()
+    returned = _unpacked(analysis, 10)
+    assert [(w.key, w.runs_first) for w in returned.writes] == [("top_p", False), ("temperature", False)]
+    assert [f.name.value for f in returned.functions] == ["sampling"]
+    built = _unpacked(analysis, 11)
+    assert [(w.key, w.runs_first) for w in built.writes] == [("model", True), ("messages", True)]
+
+
+def test_the_calls_that_unpack_what_a_call_returns():
+    from migrator.semantic.dicts import unpacking_calls
+
+    analysis = _analysis("""
+        send(**make())
+        params = make()
+        params["a"] = 1
+        send(**params)
+        keep(make())
+    """)
+    made = sorted((call for call in analysis.nodes.nodes_of(cst.Call) if is_name(call.func, "make")), key=analysis.nodes.order)
+    found = [unpacking_calls(call, analysis.flow) for call in made]
+    lines = [None if calls is None else [analysis.nodes.positions[c].start.line for c in calls] for calls in found]
+    assert lines == [[1], [4], None]
 
 
 @pytest.mark.parametrize(

@@ -10,11 +10,17 @@ read, that binding is a dict literal or a ``dict(k=v)`` call with string keys, a
 read of it writes string keys: ``params["k"] = v``, ``params.update({...})``,
 ``params.update(k=v)``. Any other read (``pop``, ``setdefault``, passing the dict on, returning
 it) may remove keys or let code the tool cannot see add some, or read what it holds.
+
+A dict unpacked where it is made is known the same way: a literal or ``dict(k=v)``, a
+conditional expression between such dicts (``**({"top_p": p} if p else {})``, each key then on
+some paths only), or a call of a function of the module every ``return`` of which gives such a
+dict, or a name built key by key in it (``**self._sampling()``, ``params = self._base()``).
+Such a function's other calls get the same dicts: ``unpacking_calls`` says where they go.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import List, Optional, Tuple, Union
 
 import libcst as cst
@@ -42,6 +48,7 @@ class BuiltDict:
 
     name: str
     writes: Tuple[KeyWrite, ...]
+    functions: Tuple[cst.FunctionDef, ...] = ()  # functions of the module whose returns hold some of the writes
 
     def writes_of(self, key: str) -> List[KeyWrite]:
         return [write for write in self.writes if write.key == key]
@@ -52,6 +59,7 @@ class UnseenDict:
     """Why the keys of the dict cannot all be known."""
 
     reason: str
+    node: Optional[cst.CSTNode] = None  # what unpacks the dict, when the question was about several
 
 
 def built_dict(read: cst.Name, flow: ValueFlow) -> Union[BuiltDict, UnseenDict]:
@@ -70,9 +78,10 @@ def built_dict(read: cst.Name, flow: ValueFlow) -> Union[BuiltDict, UnseenDict]:
         return UnseenDict(f"`{name}` is {kind}: its keys are chosen elsewhere")
     if bindings.scopes.get(value) is not bindings.scopes.get(read):
         return UnseenDict(f"`{name}` is built in another scope, where other code may change it")
-    writes = _initial_writes(value, name, flow)
-    if isinstance(writes, UnseenDict):
-        return writes
+    made = _initial_writes(value, name, flow)
+    if isinstance(made, UnseenDict):
+        return made
+    writes, functions = made
     for other in bindings.reads_of(binding):
         if other is read:
             continue
@@ -82,7 +91,40 @@ def built_dict(read: cst.Name, flow: ValueFlow) -> Union[BuiltDict, UnseenDict]:
         if isinstance(written, UnseenDict):
             return written
         writes.extend(written)
-    return BuiltDict(name, tuple(writes))
+    return BuiltDict(name, tuple(writes), tuple(functions))
+
+
+def unpacked_dict(value: cst.BaseExpression, flow: ValueFlow) -> Union[BuiltDict, UnseenDict]:
+    """The writes of the dict ``**value`` unpacks, when every key it can hold is known."""
+    if isinstance(value, cst.Name):
+        return built_dict(value, flow)
+    if not _makes_dict(value, flow):
+        return UnseenDict(f"`{one_line(code_of(value), limit=40)}` holds keys chosen elsewhere")
+    made = _made_writes(value, flow, runs_first=True, calling=())
+    if isinstance(made, UnseenDict):
+        return made
+    return BuiltDict(one_line(code_of(value), limit=40), tuple(made[0]), tuple(made[1]))
+
+
+def unpacking_calls(call: cst.Call, flow: ValueFlow) -> Optional[List[cst.Call]]:
+    """The calls that unpack the dict ``call`` returns: ``send(**call)``, or ``send(**name)``
+    after ``name = call`` whose other reads write keys; None when the dict may go anywhere else."""
+    nodes = flow.nodes
+    parent = nodes.parents.get(call)
+    if isinstance(parent, cst.Arg) and parent.star == "**":
+        return [nodes.parents[parent]]
+    target = parent.targets[0].target if isinstance(parent, cst.Assign) and len(parent.targets) == 1 else None
+    binding = flow.bindings.binding(target) if isinstance(target, cst.Name) else None
+    if binding is None:
+        return None
+    unpacking = []
+    for read in flow.bindings.reads_of(binding):
+        argument = nodes.parents.get(read)
+        if isinstance(argument, cst.Arg) and argument.star == "**":
+            unpacking.append(nodes.parents[argument])
+        elif isinstance(_writes_at(read, read, flow), UnseenDict):
+            return None
+    return unpacking
 
 
 def _assigned_value(binding, flow: ValueFlow) -> Optional[cst.BaseExpression]:
@@ -97,16 +139,81 @@ def _assigned_value(binding, flow: ValueFlow) -> Optional[cst.BaseExpression]:
     return None
 
 
-def _initial_writes(value: cst.BaseExpression, name: str, flow: ValueFlow) -> Union[List[KeyWrite], UnseenDict]:
-    """The entries the dict is made with: a dict literal, or ``dict(k=v, ...)``."""
-    if isinstance(value, cst.Call) and flow.calls_builtin(value, "dict"):
-        return _keyword_writes(value, runs_first=True, flow=flow)
-    entries = dict_entries(value)
-    if entries is None and isinstance(value, cst.Call):
+# The writes a dict is made with, and the functions whose returns hold them.
+Made = Tuple[List[KeyWrite], List[cst.FunctionDef]]
+
+
+def _initial_writes(value: cst.BaseExpression, name: str, flow: ValueFlow) -> Union[Made, UnseenDict]:
+    """The entries the dict is made with (see ``_made_writes``)."""
+    if isinstance(value, cst.Call) and not _makes_dict(value, flow):
         return UnseenDict(f"`{name}` is assigned {_use(value, flow)}, whose keys are chosen elsewhere")
-    if entries is None:
+    if not _makes_dict(value, flow) or (isinstance(value, cst.Dict) and dict_entries(value) is None):
         return UnseenDict(f"`{name}` is assigned {_use(value, flow)}, which does not spell out its keys as strings")
-    return [KeyWrite(key, entry.value, entry, value, runs_first=True) for key, entry in entries.items()]
+    return _made_writes(value, flow, runs_first=True, calling=())
+
+
+def _makes_dict(value: cst.BaseExpression, flow: ValueFlow) -> bool:
+    """Is ``value`` a shape ``_made_writes`` looks into?"""
+    if isinstance(value, cst.Call):
+        return flow.calls_builtin(value, "dict") or flow.function_called(value) is not None
+    return isinstance(value, (cst.Dict, cst.IfExp))
+
+
+def _made_writes(
+    value: cst.BaseExpression, flow: ValueFlow, runs_first: bool, calling: Tuple[cst.FunctionDef, ...]
+) -> Union[Made, UnseenDict]:
+    """The entries of a new dict ``value`` makes: a dict literal, ``dict(k=v, ...)``, a
+    conditional expression between such dicts, or a call of a function of the module that
+    returns one (``calling`` holds the functions being looked into, to stop at recursion)."""
+    if isinstance(value, cst.IfExp):
+        body = _made_writes(value.body, flow, False, calling)
+        if isinstance(body, UnseenDict):
+            return body
+        orelse = _made_writes(value.orelse, flow, False, calling)
+        if isinstance(orelse, UnseenDict):
+            return orelse
+        return body[0] + orelse[0], body[1] + orelse[1]
+    if isinstance(value, cst.Call) and flow.calls_builtin(value, "dict"):
+        written = _keyword_writes(value, runs_first, flow)
+        return written if isinstance(written, UnseenDict) else (written, [])
+    function = flow.function_called(value) if isinstance(value, cst.Call) else None
+    if function is not None:
+        return _returned_writes(function, flow, runs_first, calling)
+    entries = dict_entries(value)
+    if entries is None:
+        return UnseenDict(f"{_use(value, flow)} does not spell out its keys as strings")
+    return [KeyWrite(key, entry.value, entry, value, runs_first) for key, entry in entries.items()], []
+
+
+def _returned_writes(
+    function: cst.FunctionDef, flow: ValueFlow, runs_first: bool, calling: Tuple[cst.FunctionDef, ...]
+) -> Union[Made, UnseenDict]:
+    """The entries of the dicts ``function`` returns: each ``return`` must make one, or return a
+    name built key by key there. A write runs first only when there is one ``return``."""
+    name = function.name.value
+    if function in calling:
+        return UnseenDict(f"`{name}` calls itself to make the dict it returns")
+    if function.asynchronous is not None or flow.nodes.is_generator(function) or not flow.passes_values_through(function):
+        return UnseenDict(f"`{name}` is asynchronous, a generator or decorated, so what it returns may not be the dict it builds")
+    returns = [node for node in flow.nodes.nodes_of(cst.Return) if flow.nodes.enclosing(node, (cst.FunctionDef, cst.Lambda)) is function]
+    if not returns or any(node.value is None for node in returns):
+        return UnseenDict(f"`{name}` does not return a dict on every path")
+    writes: List[KeyWrite] = []
+    functions = [function]
+    alone = runs_first and len(returns) == 1
+    for node in returns:
+        if isinstance(node.value, cst.Name):
+            built = built_dict(node.value, flow)
+            if isinstance(built, UnseenDict):
+                return UnseenDict(f"`{name}` returns a dict whose keys cannot all be seen: {built.reason}")
+            made: Union[Made, UnseenDict] = (list(built.writes), list(built.functions))
+        else:
+            made = _made_writes(node.value, flow, alone, calling + (function,))
+            if isinstance(made, UnseenDict):
+                return UnseenDict(f"`{name}` returns a dict whose keys cannot all be seen: {made.reason}")
+        writes.extend(write if alone or not write.runs_first else replace(write, runs_first=False) for write in made[0])
+        functions.extend(made[1])
+    return writes, functions
 
 
 def _keyword_writes(call: cst.Call, runs_first: bool, flow: ValueFlow) -> Union[List[KeyWrite], UnseenDict]:
