@@ -68,8 +68,10 @@ endpoint variable raises `KeyError` where `AzureOpenAI` raised `ValueError`.
 
 Otherwise the tool only reports, and the calls on these clients stay as they are. Clients made
 in another module of the project are reported when they are Azure's, since the tool does not
-read their version there. A client passed in as a parameter (`client: AzureOpenAI`) is not
-checked: where it was built is not in sight. `--allow-other-servers` does not lift this: Azure
+read their version there; so are clients only declared Azure's where they are used (a parameter
+`client: AzureOpenAI`, `Optional[AsyncAzureOpenAI]`, `client: AzureOpenAI = make_client()`, a
+function declared to return one), whose version is set where they are built, out of sight.
+`--allow-other-servers` does not lift this: Azure
 is not another server, the version is what needs changing. Ignoring the rule hides its findings
 but does not let `apply` migrate those calls.
 """
@@ -85,7 +87,7 @@ from migrator.clients import AZURE_CLIENT_CLASSES, CLIENT_CLASSES, imported_clie
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Import, Report, Rewrite, Rule, UseRewrite
 from migrator.rules.other_servers import is_openai_host
-from migrator.shapes import code_of, is_name, keyword_argument, literal_string, one_line, string_like
+from migrator.shapes import code_of, is_name, keyword_argument, literal_string, one_line, string_like, walk
 
 FIRST_RESPONSES_VERSION = "2025-03-01-preview"
 ENVIRONMENT_VARIABLE = "OPENAI_API_VERSION"  # where the SDK takes the version when none is given
@@ -207,6 +209,9 @@ def _problem_of_client(client: cst.BaseExpression, analysis) -> Optional[str]:
 
 
 def _problem_of_origin(origin: cst.CSTNode, analysis) -> Optional[str]:
+    declared = _declared_azure_type(origin, analysis)
+    if declared is not None:
+        return f"is declared `{declared}` here and built elsewhere, with an `api_version` the tool does not read there"
     if not isinstance(origin, cst.Call):
         return _imported_problem(origin, analysis)
     made_by = analysis.imports.imported_as(origin.func)
@@ -221,6 +226,31 @@ def _problem_of_origin(origin: cst.CSTNode, analysis) -> Optional[str]:
             return _version_problem(origin, analysis)
         return _problem_of_client(origin.func.value, analysis)
     return _imported_problem(origin, analysis)
+
+
+def _declared_azure_type(origin: cst.CSTNode, analysis) -> Optional[str]:
+    """The annotation that alone proves ``origin`` an Azure client, in code: a parameter
+    (``client: AzureOpenAI``), a name or attribute declared with a value the tool does not
+    follow (``client: AzureOpenAI = make()``), or a call of a function of the module declared
+    to return one. None when ``origin`` is built in sight, or not declared Azure's."""
+    if isinstance(origin, cst.Call) and (analysis.imports.imported_as(origin.func) & CLIENT_CLASSES or is_client_copy(origin)):
+        return None  # built in sight: its arguments say which version
+    annotation = None
+    if isinstance(origin, cst.Param):
+        annotation = origin.annotation
+    elif isinstance(origin, cst.Call):
+        function = analysis.flow.function_called(origin)
+        annotation = function.returns if function is not None else None
+    if annotation is None:
+        parent = analysis.nodes.parents.get(origin)
+        if isinstance(parent, cst.AnnAssign) and origin in (parent.target, parent.value):
+            annotation = parent.annotation
+    if annotation is None:
+        return None
+    names = (node for node in walk(annotation.annotation) if isinstance(node, (cst.Name, cst.Attribute)))
+    if not any(analysis.imports.imported_as(name) & AZURE_CLIENT_CLASSES for name in names):
+        return None
+    return one_line(code_of(annotation.annotation))
 
 
 def _imported_problem(origin: cst.CSTNode, analysis) -> Optional[str]:
