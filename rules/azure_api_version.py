@@ -6,6 +6,10 @@ version is read where the client is built (`AzureOpenAI(...)`, `AsyncAzureOpenAI
 `with_options(api_version=...)` copy): a literal, a module constant, `os.getenv(NAME, "...")` or
 `os.environ.get(NAME, "...")` (their default), or, without `api_version`, the
 `OPENAI_API_VERSION` variable the module sets (`os.environ["OPENAI_API_VERSION"] = "..."`).
+The `openai` module's own client (`openai.chat.completions.create(...)`) is Azure's when the
+module sets `openai.api_type = "azure"` (or a value the tool cannot read), or, without
+`api_type`, `openai.azure_endpoint` or an Azure token: its version is then read from
+`openai.api_version = ...` in the same ways.
 
 ## Why
 Azure serves the Responses API from API version `2025-03-01-preview` on, or on the v1 endpoint
@@ -77,7 +81,7 @@ but does not let `apply` migrate those calls.
 """
 
 import re
-from typing import List, Optional, Union
+from typing import Dict, List, Optional, Union
 from urllib.parse import urlsplit
 
 import libcst as cst
@@ -86,7 +90,7 @@ from migrator.analysis import legacy_call
 from migrator.clients import AZURE_CLIENT_CLASSES, CLIENT_CLASSES, imported_client, is_client_copy, is_openai_client, possible_origins
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Import, Report, Rewrite, Rule, UseRewrite
-from migrator.rules.other_servers import is_openai_host
+from migrator.rules.other_servers import MODULE_BASE_URL, is_openai_host
 from migrator.shapes import code_of, is_name, keyword_argument, literal_string, one_line, string_like, walk
 
 FIRST_RESPONSES_VERSION = "2025-03-01-preview"
@@ -95,6 +99,10 @@ DATED_VERSION = re.compile(r"(\d{4}-\d{2}-\d{2})(-preview)?")
 V1_PATH = "/openai/v1"
 V1_VERSION = "preview"  # the version Microsoft writes for preview features on the v1 endpoint
 ENVIRONMENT_READS = frozenset({"os.getenv", "os.environ.get"})
+MODULE_API_TYPE = "openai.api_type"  # "azure" makes the `openai` module's own client an Azure one
+MODULE_API_VERSION = "openai.api_version"
+# Set without `api_type`, these make the module's client Azure's too (the SDK's `load_client`).
+MODULE_AZURE_SETTINGS = ("azure_endpoint", "azure_ad_token", "azure_ad_token_provider")
 CONSEQUENCE = (
     f"Azure serves the Responses API to `api_version` `{FIRST_RESPONSES_VERSION}` and later, and to `{V1_VERSION}` on"
     ' the v1 endpoint (older versions get 404 "Resource not found")'
@@ -107,7 +115,7 @@ REMEDY = (
 RULE = Rule(
     title="Azure client on an API version without the Responses API",
     safety=FixSafety.UNSAFE,
-    needs=("AzureOpenAI",),
+    needs=("AzureOpenAI", "api_type", "azure_endpoint", "azure_ad_token"),
     needs_imports=("openai",),
     examples=[
         Example(
@@ -195,6 +203,13 @@ def azure_clients_on_old_versions(analysis) -> List[Report]:
                 fix = MOVED if isinstance(move, UseRewrite) else f"the tool does not build it on the v1 endpoint itself: {move}"
                 message = f"`{code}` {problem}: {CONSEQUENCE}; `apply` leaves calls on this client as they are ({REMEDY}); {fix}"
                 reports.append(Report(node, message, resolved_by=(node,)))
+    setup = _module_azure_setup(analysis)
+    problem = _module_version_problem(analysis) if setup is not None else None
+    if setup is not None and problem is not None:
+        code = one_line(code_of(setup))
+        sets_up = "may set up" if _literal(setup.value, analysis) is None else "sets up"  # an `api_type` unread
+        message = f"`{code}` {sets_up} the `openai` module's own client for Azure, which {problem}: {CONSEQUENCE}; `apply` leaves calls on it as they are ({REMEDY})"
+        reports.append(Report(setup, message, resolved_by=(setup,)))
     return reports
 
 
@@ -209,6 +224,8 @@ def _problem_of_client(client: cst.BaseExpression, analysis) -> Optional[str]:
 
 
 def _problem_of_origin(origin: cst.CSTNode, analysis) -> Optional[str]:
+    if isinstance(origin, cst.Name) and "openai" in analysis.imports.imported_as(origin):
+        return _module_client_problem(analysis)
     declared = _declared_azure_type(origin, analysis)
     if declared is not None:
         return f"is declared `{declared}` here and built elsewhere, with an `api_version` the tool does not read there"
@@ -270,6 +287,12 @@ def _version_problem(built: cst.Call, analysis) -> Optional[str]:
     value = keyword_argument(built, "api_version")
     if value is None:
         return _environment_version_problem(analysis)
+    return _given_version_problem(value, _on_v1_endpoint(keyword_argument(built, "base_url"), analysis), analysis)
+
+
+def _given_version_problem(value: cst.BaseExpression, on_v1: bool, analysis) -> Optional[str]:
+    """Why the ``api_version`` ``value`` gives cannot serve the Responses API: a literal, a
+    constant, or the default of an environment read; any other is unread."""
     version = _literal(value, analysis)
     if version is None and isinstance(value, cst.Call) and analysis.imports.imported_as(value.func) & ENVIRONMENT_READS:
         default = value.args[1].value if len(value.args) > 1 else keyword_argument(value, "default")
@@ -277,7 +300,55 @@ def _version_problem(built: cst.Call, analysis) -> Optional[str]:
     if version is None:
         code = one_line(analysis.module.code_for_node(value))
         return f"is built with the `api_version` `{code}` holds at run time, which the tool cannot read"
-    return _served_problem(version, _on_v1_endpoint(built, analysis))
+    return _served_problem(version, on_v1)
+
+
+def _module_client_problem(analysis) -> Optional[str]:
+    """Why the ``openai`` module's own client cannot serve the Responses API, when this module
+    may make it an Azure one; None when it does not."""
+    setup = _module_azure_setup(analysis)
+    if setup is None:
+        return None
+    problem = _module_version_problem(analysis)
+    return f"is the `openai` module's own, set up by `{one_line(code_of(setup))}`, and {problem}" if problem else None
+
+
+def _module_azure_setup(analysis) -> Optional[cst.Assign]:
+    """The setting that may make the ``openai`` module's own client an Azure one:
+    ``openai.api_type = "azure"`` (or a value the tool cannot read), or, without ``api_type``,
+    an Azure setting (the SDK's ``load_client`` then builds an Azure client). Without either it
+    is OpenAI's, unless the environment says otherwise: a fact of the deployment."""
+    settings = _module_settings(analysis)
+    api_types = settings.get(MODULE_API_TYPE, [])
+    if api_types:
+        api_type = _literal(api_types[0].value, analysis) if len(api_types) == 1 else None
+        return api_types[0] if api_type in (None, "azure") else None
+    return next((a for name in MODULE_AZURE_SETTINGS for a in settings.get(f"openai.{name}", [])), None)
+
+
+def _module_version_problem(analysis) -> Optional[str]:
+    """Why the version the ``openai`` module's client is set up with cannot serve the Responses
+    API. Its settings, like a client's arguments, are read where the module sets them: once."""
+    settings = _module_settings(analysis)
+    versions = settings.get(MODULE_API_VERSION, [])
+    if len(versions) > 1:
+        return "is built with an `api_version` set in several places, which the tool does not choose between"
+    if not versions:
+        return _environment_version_problem(analysis)
+    base_urls = settings.get(MODULE_BASE_URL, [])
+    on_v1 = len(base_urls) == 1 and _on_v1_endpoint(base_urls[0].value, analysis)
+    return _given_version_problem(versions[0].value, on_v1, analysis)
+
+
+def _module_settings(analysis) -> Dict[str, List[cst.Assign]]:
+    """The assignments to attributes of the ``openai`` module (``openai.api_type = ...``), by
+    the qualified name they set."""
+    settings: Dict[str, List[cst.Assign]] = {}
+    for node in analysis.nodes.nodes_of(cst.Assign):
+        for target in node.targets:
+            if isinstance(target.target, cst.Attribute) and "openai" in analysis.imports.imported_as(target.target.value):
+                settings.setdefault(f"openai.{target.target.attr.value}", []).append(node)
+    return settings
 
 
 def _environment_version_problem(analysis) -> Optional[str]:
@@ -331,10 +402,9 @@ def _served_problem(version: str, on_v1: bool) -> Optional[str]:
     return None
 
 
-def _on_v1_endpoint(built: cst.Call, analysis) -> bool:
-    """Is the client built with a ``base_url`` that ends on the v1 path (a literal, a constant,
-    an f-string or a sum whose last part is text)?"""
-    value = keyword_argument(built, "base_url")
+def _on_v1_endpoint(value: Optional[cst.BaseExpression], analysis) -> bool:
+    """Does the ``base_url`` ``value`` end on the v1 path (a literal, a constant, an f-string or
+    a sum whose last part is text)?"""
     if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
         value = value.right
     if isinstance(value, cst.FormattedString) and value.parts and isinstance(value.parts[-1], cst.FormattedStringText):
