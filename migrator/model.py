@@ -98,9 +98,10 @@ class ImportedClient:
     name: str  # as the importing module binds it
     kind: str  # "client", "factory" or "async factory"
     server: Optional[str] = None  # the other server it talks to, in words; None for OpenAI's
-    # Made by an Azure client class, whose ``api_version`` (which decides whether Azure serves
-    # the Responses API) the importing module cannot see.
+    # Made by an Azure client class, whose ``api_version`` decides whether Azure serves the
+    # Responses API: the version when a literal where it is built shows it, else None.
     azure: bool = False
+    azure_version: Optional[str] = None
 
 
 @dataclass(frozen=True)

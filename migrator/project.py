@@ -279,13 +279,14 @@ class _Tree:
         found = self._client_definition(module, source, level, original, depth=0)
         if found is None:
             return None
-        kind, cls, server = found
-        return ImportedClient(name=name, kind=kind, server=server, azure=cls in AZURE_CLIENTS)
+        kind, cls, server, version = found
+        return ImportedClient(name=name, kind=kind, server=server, azure=cls in AZURE_CLIENTS, azure_version=version)
 
     def _client_definition(
         self, importer: _Module, source: Optional[str], level: int, name: str, depth: int
-    ) -> Optional[Tuple[str, str, Optional[str]]]:
-        """(kind, client class, other server) of the name ``name`` the module ``source`` defines."""
+    ) -> Optional[Tuple[str, str, Optional[str], Optional[str]]]:
+        """(kind, client class, other server, Azure version) of the name ``name`` the module
+        ``source`` defines."""
         if depth > MAX_RE_EXPORTS:
             return None
         defining = self._resolve(importer, self._absolute(importer, source, level))
@@ -303,10 +304,14 @@ class _Tree:
             return self._client_definition(defining, node.module, node.level, original, depth + 1)
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call):
             built = _server_of_construction(node.value, classes, text)
-            return ("client", *built) if built is not None else None
+            return ("client", *built, _azure_version([node.value], syntax)) if built is not None else None
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             returned = _returned_client(node, classes, text)
-            return ("factory" if isinstance(node, ast.FunctionDef) else "async factory", *returned) if returned else None
+            if returned is None:
+                return None
+            kind = "factory" if isinstance(node, ast.FunctionDef) else "async factory"
+            calls = [r.value for r in ast.walk(node) if isinstance(r, ast.Return) and isinstance(r.value, ast.Call)]
+            return (kind, *returned, _azure_version(calls, syntax))
         return None
 
 
@@ -556,6 +561,30 @@ def _server_of_construction(call: ast.Call, classes: Dict[str, str], text: str) 
     if BASE_URL_VARIABLE in text:
         return cls, f"the URL the `{BASE_URL_VARIABLE}` environment variable holds"
     return cls, None
+
+
+def _azure_version(calls: List[ast.Call], syntax: ast.Module) -> Optional[str]:
+    """The ``api_version`` every one of ``calls`` builds its client with, when a literal shows it:
+    given as one, as a constant of the module, or as the default of ``os.getenv``/
+    ``os.environ.get``. None when one is read otherwise, differs, is not given (the environment
+    then decides) or comes with a ``base_url`` of its own (whose endpoint decides which versions
+    it takes)."""
+    versions = set()
+    for call in calls:
+        keywords = {k.arg: k.value for k in call.keywords}
+        value = keywords.get("api_version")
+        if value is None or "base_url" in keywords or None in keywords:
+            return None
+        if isinstance(value, ast.Call) and ast.unparse(value.func) in ("os.getenv", "os.environ.get", "getenv"):
+            defaults = value.args[1:2] or [k.value for k in value.keywords if k.arg == "default"]
+            value = defaults[0] if defaults else value
+        if isinstance(value, ast.Name):
+            assigned = [n.value for n in syntax.body if isinstance(n, ast.Assign) and value.id in _bound_names(n)]
+            value = assigned[0] if len(assigned) == 1 and not _rebound_globally(syntax, value.id) else value
+        if not (isinstance(value, ast.Constant) and isinstance(value.value, str)):
+            return None
+        versions.add(value.value)
+    return versions.pop() if len(versions) == 1 else None
 
 
 def _returned_client(function: ast.AST, classes: Dict[str, str], text: str) -> Optional[Tuple[str, Optional[str]]]:

@@ -71,8 +71,9 @@ to `OPENAI_API_KEY` where `AzureOpenAI` looked for `AZURE_OPENAI_AD_TOKEN`, and 
 endpoint variable raises `KeyError` where `AzureOpenAI` raised `ValueError`.
 
 Otherwise the tool only reports, and the calls on these clients stay as they are. Clients made
-in another module of the project are reported when they are Azure's, since the tool does not
-read their version there; so are clients only declared Azure's where they are used (a parameter
+in another module of the project are read there (a literal version, a constant of that module,
+or an environment read's default; a factory's clients must agree) and reported when that
+version cannot serve the Responses API or cannot be read; so are clients only declared Azure's where they are used (a parameter
 `client: AzureOpenAI`, `Optional[AsyncAzureOpenAI]`, `client: AzureOpenAI = make_client()`, a
 function declared to return one), whose version is set where they are built, out of sight.
 `--allow-other-servers` does not lift this: Azure
@@ -276,6 +277,9 @@ def _imported_problem(origin: cst.CSTNode, analysis) -> Optional[str]:
     imported = imported_client(origin, analysis)
     if imported is None or not imported.azure:
         return None
+    if imported.azure_version is not None:
+        problem = _served_problem(imported.azure_version, on_v1=False)
+        return f"is made in another module of the project and {problem}" if problem is not None else None
     return "is made in another module of the project, with an `api_version` the tool does not read there"
 
 
