@@ -138,6 +138,8 @@ class EmptyText:
                 return STRONG
             if right == STRONG and (left is not None or self.guard(test.left)):
                 return STRONG
+            if right == WEAK and self.guard(test.left):
+                return WEAK  # `chunk.choices and text is not None`
         return None
 
     def reason(self, statements: Sequence[cst.BaseStatement]) -> Optional[str]:

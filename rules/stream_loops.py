@@ -7,6 +7,7 @@ Migrates `create(..., stream=True)` together with the loop that reads the stream
 |---|---|
 | `chunk.choices[0].delta.content` (`completions.create`: `chunk.choices[0].text`) | `event.delta` under `event.type == "response.output_text.delta"` |
 | `if chunk.choices and chunk.choices[0].delta.content:` / `if delta.content:` | `if event.type == "response.output_text.delta":` |
+| `if chunk.choices and chunk.choices[0].delta.content is not None:` around statements that do nothing for an empty text | `if event.type == "response.output_text.delta":` |
 | `chunk.choices[0].delta.content or ""` | `event.delta` |
 | `if token := chunk.choices[0].delta.content or "":` | `if event.type == "response.output_text.delta" and (token := event.delta):` |
 | `if chunk.usage:` | `if event.type in ("response.completed", "response.incomplete") and event.response.usage:` |
