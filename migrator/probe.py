@@ -19,6 +19,7 @@ from __future__ import annotations
 import enum
 import http.client
 import json
+import re
 import socket
 import time
 import urllib.error
@@ -393,8 +394,10 @@ def _error_text(body: bytes) -> str:
         error = data.get("error")
         message = error.get("message") if isinstance(error, dict) else error
         message = message or data.get("message") or data.get("detail")
-    if not isinstance(message, str):
-        message = body.decode("utf-8", "replace") if message is None else json.dumps(message)
+    if message is None:  # not JSON: text, or an HTML error page whose tags say nothing
+        message = re.sub(r"<[^>]*>", " ", body.decode("utf-8", "replace"))
+    elif not isinstance(message, str):
+        message = json.dumps(message)
     return _shortened(message) or "(no error text)"
 
 
