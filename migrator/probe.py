@@ -31,10 +31,10 @@ DEFAULT_TIMEOUT = 15.0  # seconds: to connect, for each read, and for a whole st
 MAX_BODY = 1 << 20  # bytes read of an answer: enough for any probe's, and bounded for a confused server
 MAX_ERROR_TEXT = 300  # characters of a server's error text shown
 PROMPT = "Reply with the single word OK."
-TOOL_NAME = "get_time"
+FUNCTION_NAME = "get_time"
 FUNCTION_TOOL = {
     "type": "function",
-    "name": TOOL_NAME,
+    "name": FUNCTION_NAME,
     "description": "Returns the current time.",
     "parameters": {"type": "object", "properties": {}, "required": [], "additionalProperties": False},
     "strict": True,
@@ -218,7 +218,7 @@ RESPONSES_STREAM = Check(
 )
 RESPONSES_TOOL = Check(
     "responses_function_tool", "Responses, function tool", "POST", "/responses",
-    {"input": f"Call the {TOOL_NAME} function.", "tools": [FUNCTION_TOOL], "tool_choice": "required"},
+    {"input": f"Call the {FUNCTION_NAME} function.", "tools": [FUNCTION_TOOL], "tool_choice": "required"},
     _calls_the_tool,
 )
 RESPONSES_JSON_SCHEMA = Check(

@@ -457,10 +457,15 @@ def probe_lines(report: Report) -> List[List[Span]]:
 
 
 def probe_json(report: Report, exit_code: int) -> str:
-    """`migrator probe --output-format json`: version 1 only gains fields, as `check`'s JSON."""
+    """`migrator probe --output-format json`, documented by schemas/probe-report.schema.json: version 1
+    only gains fields, as `check`'s JSON does."""
     import json  # only `probe` needs it here
+
+    import migrator
+
     document = {
         "version": 1,
+        "tool": {"name": migrator.TOOL_NAME, "version": migrator.__version__},
         "base_url": report.base_url,
         "model": report.model,
         "api_key": {"variable": report.api_key_env, "sent": report.api_key_set},

@@ -17,6 +17,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
 
+import jsonschema
 import pytest
 from openai.types.chat import completion_create_params
 from openai.types.responses import (
@@ -45,6 +46,7 @@ STREAM_ROW = "Responses, streamed (POST /responses)"
 TOOL_ROW = "Responses, function tool (POST /responses)"
 SCHEMA_ROW = "Responses, text.format json_schema (POST /responses)"
 MODELS_ROW = "Model list (GET /models)"
+JSON_SCHEMA = ROOT / "schemas" / "probe-report.schema.json"
 LM_STUDIO_404 = "Unexpected endpoint or method. (POST /v1/responses)"
 
 Reply = Tuple[int, str, bytes]  # status, content type, body
@@ -286,6 +288,12 @@ def test_json_output_holds_the_rows_the_verdict_and_the_exit_code():
     with Server(responses_without_streams) as server:
         result = run_probe("--base-url", server.base_url, "--output-format", "json")
     document = json.loads(result.stdout)
+    schema = json.loads(JSON_SCHEMA.read_text())
+    jsonschema.validate(document, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({**document, "verdict": "fine"}, schema)
+    ids = schema["properties"]["requests"]["items"]["properties"]["id"]["enum"]
+    assert ids == [check.id for check in (probe.MODELS, *probe.CHECKS)]
     assert result.exit_code == document["exit_code"] == ExitCode.PARTIAL
     assert document["version"] == 1 and document["verdict"] == "partial" and document["model"] == "local-model"
     assert document["api_key"] == {"variable": "OPENAI_API_KEY", "sent": False}
@@ -385,6 +393,9 @@ def test_the_chat_request_is_valid_for_the_sdk():
 
 def test_every_verdict_has_its_own_exit_code():
     assert set(PROBE_EXIT_CODES) == {verdict.value for verdict in Verdict}
+    schema = json.loads(JSON_SCHEMA.read_text())["properties"]
+    assert schema["verdict"]["enum"] == list(PROBE_EXIT_CODES)
+    assert schema["exit_code"]["enum"] == list(PROBE_EXIT_CODES.values())
     assert PROBE_EXIT_CODES["safe"] == ExitCode.CLEAN
     codes = [code for verdict, code in PROBE_EXIT_CODES.items() if verdict != "safe"]
     assert len(set(codes)) == len(codes) and not {ExitCode.FOUND, ExitCode.ERROR} & set(codes)
