@@ -471,3 +471,23 @@ def test_the_http_client_is_loaded_only_by_probe(project: Path):
     completed = subprocess.run([sys.executable, "-c", code], cwd=project, capture_output=True, text=True,
                                env=PLAIN_SUBPROCESS)
     assert completed.stdout.splitlines()[-1] == "[]"
+
+
+# --- the README -------------------------------------------------------------------------------------
+
+
+def readme_section() -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return text[text.index("## Probing a server"):text.index("## Configuration")]
+
+
+def test_the_readme_example_is_what_a_chat_only_server_gets():
+    example = re.search(r"```text\n(.*?)```", readme_section(), re.DOTALL).group(1)
+    with Server(chat_only) as server:
+        result = run_probe("--base-url", server.base_url)
+    assert result.stdout.replace(server.base_url, "http://gpu-box:8000/v1") == example
+
+
+def test_the_readme_gives_each_verdict_its_exit_code():
+    documented = dict(re.findall(r"^\| `([a-z-]+)` \| (\d) \|", readme_section(), re.MULTILINE))
+    assert documented == {verdict: str(int(code)) for verdict, code in PROBE_EXIT_CODES.items()}
