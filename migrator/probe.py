@@ -24,7 +24,7 @@ import socket
 import time
 import urllib.error
 import urllib.request
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 DEFAULT_TIMEOUT = 15.0  # seconds: to connect, for each read, and for a whole stream
@@ -115,13 +115,15 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Report:
+    """What `probe` found: whom it asked, with what, each request's outcome, and the verdict."""
+
     base_url: str
     model: Optional[str]  # None: none given, and the server did not list one
-    api_key_env: str
+    api_key_env: str  # the variable the key was read from (the key itself is kept out of reports)
     api_key_set: bool
-    outcomes: List[Outcome] = field(default_factory=list)
-    verdict: Verdict = Verdict.UNDECIDED
-    reason: str = ""  # the verdict in a sentence
+    outcomes: List[Outcome]
+    verdict: Verdict
+    reason: str  # the verdict in a sentence
 
 
 # --- how answers are judged ---------------------------------------------------------------

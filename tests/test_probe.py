@@ -276,6 +276,15 @@ def test_nothing_where_chat_completions_should_be_leaves_it_undecided():
     assert "check the base URL (it usually ends in `/v1`)" in verdict(result.stdout)
 
 
+def test_without_a_model_given_or_listed_nothing_else_is_sent():
+    with Server(not_found) as server:
+        result = run_probe("--base-url", server.base_url)
+    assert result.exit_code == ExitCode.UNDECIDED
+    assert rows(result.stdout) == {MODELS_ROW: ("404", "404 page not found")}
+    assert [path for method, path, body, headers in server.requests] == ["/v1/models"]
+    assert verdict(result.stdout) == "Verdict: undecided: no model given (--model), and the server lists none to use"
+
+
 def test_no_key_is_sent_when_the_variable_is_not_set():
     with Server(chat_only) as server:
         result = run_probe("--base-url", server.base_url + "/", "--model", "m")
