@@ -11,6 +11,7 @@ import difflib
 import enum
 import functools
 import inspect
+import os
 import sys
 import traceback
 import typing
@@ -425,6 +426,56 @@ def explain(
     if rule_id not in rules:
         raise unknown_rule(rule_id, rules, "RULE-ID")
     render.markdown(Console(), render.explanation(rules[rule_id]))
+
+
+class ProbeFormat(str, enum.Enum):
+    TEXT = "text"
+    JSON = "json"
+
+
+@app.command()
+def probe(
+    base_url: Annotated[
+        str, typer.Option("--base-url", metavar="URL", help="The server's base URL, as a client's `base_url` (such as `http://localhost:8000/v1`).")
+    ],
+    model: Annotated[
+        Optional[str], typer.Option(metavar="M", help="The model to ask (default: the first the server lists).")
+    ] = None,
+    api_key_env: Annotated[
+        str, typer.Option(metavar="VAR", help="The environment variable holding the API key (never printed).")
+    ] = "OPENAI_API_KEY",
+    timeout: Annotated[
+        Optional[float],
+        typer.Option(
+            metavar="SECONDS", min=0.1, show_default=False,
+            help="How long to wait to connect, for each read, and for a whole stream (default: 15).",
+        ),
+    ] = None,
+    output_format: Annotated[
+        ProbeFormat, typer.Option("--output-format", help="`json` prints the table as a JSON object.")
+    ] = ProbeFormat.TEXT,
+    no_color: Annotated[bool, typer.Option("--no-color", help="Never colour the output.")] = False,
+) -> None:
+    """Ask a server whether it serves the Responses API, with real requests; print what it answers.
+
+    Sends the smallest Chat Completions request, then Responses requests (plain, streamed, with
+    a function tool, with a `text.format` json_schema), and prints each answer's status and the
+    server's error text, and a verdict. Exit 0 when migrating code that talks to it is safe; 3
+    when only plain requests work; 4 when it does not serve Responses; 5 when it cannot be
+    reached; 6 when its answers do not tell. No other command sends a request.
+    """
+    from migrator import probe as probing
+    from migrator.session import PROBE_EXIT_CODES
+
+    report = probing.probe(base_url, model, os.environ.get(api_key_env) or None, api_key_env, timeout)
+    code = PROBE_EXIT_CODES[report.verdict.value]
+    output = Output(no_color=no_color)
+    if output_format is ProbeFormat.JSON:
+        output.document(render.probe_json(report, code))
+    else:
+        for line in render.probe_lines(report):
+            output.stdout.line(*line)
+    raise typer.Exit(code)
 
 
 def main() -> None:

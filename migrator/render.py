@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress
     from rich.table import Table
 
+    from migrator.probe import Report
     from migrator.rule import Rule
 
 PROGRESS_DELAY = 0.3  # seconds: a run faster than this shows no progress bar
@@ -421,3 +422,68 @@ def markdown(console: Console, text: str) -> None:
         console.print(Markdown(text))
     else:
         console.file.write(text)
+
+
+# --- probe ------------------------------------------------------------------------------
+
+PROBE_COLUMNS = ("Request", "Status", "Result")
+VERDICT_STYLES = {"safe": "bold green", "partial": "bold yellow"}  # the others: bold red
+
+
+def probe_lines(report: Report) -> List[List[Span]]:
+    """`migrator probe`'s table: what was asked of whom, a row per request, and the verdict."""
+    model = f"model `{report.model}`" if report.model else "no model"
+    key = "sent" if report.api_key_set else "not set, so none sent"
+    lines: List[List[Span]] = [
+        [(f"Probe of {report.base_url}, {model}; API key (${report.api_key_env}): {key}", "bold")],
+        [("", "")],
+    ]
+    rows = [
+        (
+            f"{outcome.check.title} ({outcome.check.method} {outcome.check.path})",
+            str(outcome.status) if outcome.status is not None else ("no answer" if outcome.sent else "-"),
+            "ok" if outcome.ok else outcome.detail,
+            outcome.ok,
+        )
+        for outcome in report.outcomes
+    ]
+    widths = [max(len(row[column]) for row in [(*PROBE_COLUMNS, True), *rows]) for column in range(2)]
+    lines.append([(f"{PROBE_COLUMNS[0]:<{widths[0]}}  {PROBE_COLUMNS[1]:<{widths[1]}}  {PROBE_COLUMNS[2]}", "bold")])
+    for request, status, result, ok in rows:
+        lines.append([(f"{request:<{widths[0]}}  {status:<{widths[1]}}  ", ""), (result, "green" if ok else "red")])
+    verdict = report.verdict.value
+    lines += [[("", "")], [("Verdict: ", "bold"), (verdict, VERDICT_STYLES.get(verdict, "bold red")), (f": {report.reason}", "")]]
+    return lines
+
+
+def probe_json(report: Report, exit_code: int) -> str:
+    """`migrator probe --output-format json`, documented by schemas/probe-report.schema.json: version 1
+    only gains fields, as `check`'s JSON does."""
+    import json  # only `probe` needs it here
+
+    import migrator
+
+    document = {
+        "version": 1,
+        "tool": {"name": migrator.TOOL_NAME, "version": migrator.__version__},
+        "base_url": report.base_url,
+        "model": report.model,
+        "api_key": {"variable": report.api_key_env, "sent": report.api_key_set},
+        "requests": [
+            {
+                "id": outcome.check.id,
+                "title": outcome.check.title,
+                "method": outcome.check.method,
+                "path": outcome.check.path,
+                "sent": outcome.sent,
+                "status": outcome.status,
+                "ok": outcome.ok,
+                "detail": outcome.detail,
+            }
+            for outcome in report.outcomes
+        ],
+        "verdict": report.verdict.value,
+        "reason": report.reason,
+        "exit_code": exit_code,
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

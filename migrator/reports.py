@@ -15,13 +15,13 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 from urllib.parse import quote
 
 import migrator
+from migrator import TOOL_NAME
 from migrator.model import Confidence, FileResult, Finding, Options, Position
 from migrator.notebook import FileLines
 from migrator.render import call_note, explanation, plural, rule_counts, shown, store_policy
 from migrator.rule import Rule
 
 JSON_FORMAT_VERSION = 1
-TOOL_NAME = "responses-migrator"
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
 

@@ -20,9 +20,24 @@ from migrator.render import STDIN, Output, Tally
 
 
 class ExitCode(enum.IntEnum):
-    CLEAN = 0
+    CLEAN = 0  # also `probe`'s "safe to migrate"
     FOUND = 1  # `check` found something, or `diff --exit-code` has changes
     ERROR = 2  # a usage error, a file that could not be processed, or a bug; wins over FOUND
+    # `probe`'s verdicts other than "safe", one code each so that a script can tell them apart.
+    PARTIAL = 3  # the server serves plain Responses requests, but not streams, tools or json_schema
+    NO_RESPONSES = 4  # the server answers, but does not serve the Responses API
+    UNREACHABLE = 5  # no answer from the server
+    UNDECIDED = 6  # answers that do not tell (credentials refused, Chat Completions failing too)
+
+
+# By `migrator.probe.Verdict`'s values: that module, and the HTTP client it imports, load only for `probe`.
+PROBE_EXIT_CODES = {
+    "safe": ExitCode.CLEAN,
+    "partial": ExitCode.PARTIAL,
+    "no-responses": ExitCode.NO_RESPONSES,
+    "unreachable": ExitCode.UNREACHABLE,
+    "undecided": ExitCode.UNDECIDED,
+}
 
 
 @dataclass(frozen=True)

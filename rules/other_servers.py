@@ -21,8 +21,9 @@ resp = client.chat.completions.create(model="llama3", messages=[{"role": "user",
 ```
 
 ## Use instead
-Check that the server implements the Responses API, then let the tool migrate the calls with
-`--allow-other-servers` (`allow-other-servers = true` in `[tool.migrator]`), or declare the host
+Check that the server implements the Responses API (`migrator probe --base-url URL` sends it
+the requests that show it, and says whether migrating is safe), then let the tool migrate the
+calls with `--allow-other-servers` (`allow-other-servers = true` in `[tool.migrator]`), or declare the host
 as OpenAI's (`--openai-host HOST`, `openai-hosts = ["llm-proxy.internal"]`; `*` globs allowed).
 Otherwise keep these calls on Chat Completions.
 
@@ -68,7 +69,10 @@ CONSEQUENCE = (
     ' llama.cpp, LM Studio, gateways) do not implement: they answer 404, 405, 502 or "Unexpected endpoint'
     ' or method"'
 )
-OPT_IN = "--allow-other-servers, or `openai-hosts` for this host, migrates them"
+OPT_IN = (
+    "`migrator probe --base-url URL` asks the server whether it serves them; --allow-other-servers, or"
+    " `openai-hosts` for this host, migrates them"
+)
 
 RULE = Rule(
     title="Client pointed at another server",
