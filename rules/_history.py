@@ -22,7 +22,7 @@ it would meet items instead of message dicts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Dict, List, Optional, Tuple, Union
 
 import libcst as cst
@@ -171,6 +171,23 @@ def output_rewrite(use: ResultUse, context: cst.CSTNode) -> UseRewrite:
     return _spliced(context, lambda node: output.build(node))
 
 
+def inline_answer(use: ResultUse, producer: CallSite, element: cst.Element, consumer: cst.Call) -> Union[UseRewrite, Block]:
+    """``messages=[..., resp.choices[0].message, ...]`` in the call ``consumer``: the message of
+    ``producer``'s response becomes ``*resp.output`` there. The producer's plan and the
+    consumer's make this rewrite together: both calls migrate, or neither does."""
+    unstored = unstored_output(producer)
+    if unstored is not None:
+        return unstored
+    return replace(output_rewrite(use, element), shared_with=(consumer,))
+
+
+def sent_inline(element: cst.CSTNode, analysis: ModuleAnalysis) -> Optional[cst.Call]:
+    """The call whose ``messages=[...]`` literal holds ``element``."""
+    if not isinstance(element, cst.Element):
+        return None
+    return _call_sending(analysis.nodes.parents.get(analysis.nodes.parents.get(element)), analysis)
+
+
 def _spliced(context: cst.CSTNode, items: Callable[[cst.BaseExpression], cst.BaseExpression]) -> UseRewrite:
     """Several items where ``context`` (an ``append`` call or a list element) added one."""
     if isinstance(context, cst.Call):
@@ -294,11 +311,9 @@ def _converted_history(history: _History, shown: str, site: CallSite, convert: M
             producer, use = responses[addition.node]
             if producer.call not in history.feeders:
                 return _blocked(f"`{shown}` receives the message of a response to a call that does not send `{shown}`")
-            if not _stored(producer):
-                return _blocked(
-                    "the response is not stored (`store=`): a reasoning model's output items can then be sent back "
-                    'only with `include=["reasoning.encrypted_content"]`, which Chat Completions had no equivalent of'
-                )
+            unstored = unstored_output(producer)
+            if unstored is not None:
+                return unstored
             rewrites.append(output_rewrite(use, addition.context))
             continue
         converted = convert(addition.node) if dict_entries(addition.node) is not None else None
@@ -345,10 +360,15 @@ def _receiving_output(name: cst.Name, site: CallSite) -> Optional[cst.CSTNode]:
     return None
 
 
-def _stored(site: CallSite) -> bool:
-    """Is the response stored: ``store`` not given (the Responses default) or ``True``?"""
+def unstored_output(site: CallSite) -> Optional[Block]:
+    """Why the output items of ``site``'s response cannot be sent back: it is not stored."""
     store = site.argument("store")
-    return store is None or is_constant(store.value, "True")
+    if store is None or is_constant(store.value, "True"):  # not given: the Responses default stores
+        return None
+    return _blocked(
+        "the response is not stored (`store=`): a reasoning model's output items can then be sent back "
+        'only with `include=["reasoning.encrypted_content"]`, which Chat Completions had no equivalent of'
+    )
 
 
 def _items_of(node: cst.BaseExpression, convert: MessageConverter) -> cst.BaseExpression:

@@ -8,6 +8,8 @@ Rewrites the reads of the tool calls the model made. A Response has no message w
 | `for call in resp.choices[0].message.tool_calls:` | `for call in [item for item in resp.output if item.type == "function_call"]:` |
 | `call.id`, `call.function.name`, `call.function.arguments` (the loop variable) | `call.call_id`, `call.name`, `call.arguments` |
 | `resp.choices[0].message.tool_calls[0].function.name` | `[item for item in resp.output if item.type == "function_call"][0].name` |
+| `call = resp.choices[0].message.tool_calls[0]`, then `call.id`, `call.function.name`, ... | `call = [item for item in resp.output if item.type == "function_call"][0]`, then `call.call_id`, `call.name`, ... |
+| with `parse`: `call.function.parsed_arguments` | `call.parsed_arguments` |
 | `resp.choices[0].message.tool_calls` tested for truth, `is None`, `is not None` | `any(item.type == "function_call" for item in resp.output)`, negated for `is None` |
 
 The same holds in comprehensions, in `for call in (message.tool_calls or [])`, and through a
@@ -15,7 +17,9 @@ name bound to the message (`message = resp.choices[0].message`, which goes away)
 
 ## Why
 `resp.choices` does not exist on a Response. A `function_call` item's `id` is the item's own
-id (`fc_...`); the id that pairs a call with its result is `call_id`.
+id (`fc_...`); the id that pairs a call with its result is `call_id`. `responses.parse` parses
+the arguments of each function call item as `chat.completions.parse` did (into the tool's model,
+with `json.loads` for another strict tool, `None` otherwise) and keeps them as `parsed_arguments`.
 
 ## Example
 ```python
@@ -36,12 +40,13 @@ if any(item.type == "function_call" for item in resp.output):
 Safe for the reads above. `tool_calls` is `None` when the model called no tool and the function
 calls are then an empty list, so a test for truth or for `None` keeps its meaning; reading
 `tool_calls[0]` without a call fails in both versions (`TypeError` before, `IndexError` after).
-Any other read of the calls or of a loop variable (`len(...)`, `call.type`, `call.model_dump()`,
-passing a call to a function, unpacking `enumerate(...)`) blocks the call and is reported.
+Any other read of the calls, of a loop variable or of a name holding one call (`len(...)`,
+`call.type`, `call.model_dump()`, passing a call to a function, unpacking `enumerate(...)`)
+blocks the call and is reported.
 """
 
 import dataclasses
-from typing import Union
+from typing import Optional, Tuple, Union
 
 import libcst as cst
 
@@ -54,6 +59,8 @@ from migrator.rule import Block, Example, Rule, UseRewrite
 TOOL_CALLS = ("choices", 0, "message", "tool_calls")
 # A Chat tool call's fields -> the function_call item's.
 FIELDS = {("id",): "call_id", ("function", "name"): "name", ("function", "arguments"): "arguments"}
+# With ``parse``, what the arguments parse to: the parsed function_call item's own field.
+PARSED_ARGUMENTS = ("function", "parsed_arguments")
 
 RULE = Rule(
     title="Reads of the tool calls",
@@ -76,6 +83,36 @@ RULE = Rule(
         ),
         Example(
             before=(
+                "import json\n"
+                "import openai\n"
+                'r = openai.chat.completions.create(model="gpt-4o", messages=m)\n'
+                "if r.choices[0].message.tool_calls:\n"
+                "    call = r.choices[0].message.tool_calls[0]\n"
+                "    print(call.function.name, json.loads(call.function.arguments))\n"
+            ),
+            after=(
+                "import json\n"
+                "import openai\n"
+                'r = openai.responses.create(model="gpt-4o", input=m)\n'
+                'if any(item.type == "function_call" for item in r.output):\n'
+                '    call = [item for item in r.output if item.type == "function_call"][0]\n'
+                "    print(call.name, json.loads(call.arguments))\n"
+            ),
+        ),
+        Example(
+            before=(
+                "import openai\n"
+                'r = openai.chat.completions.parse(model="gpt-4o", messages=m, tools=[openai.pydantic_function_tool(GetWeather)])\n'
+                "print(r.choices[0].message.tool_calls[0].function.parsed_arguments.city)\n"
+            ),
+            after=(
+                "import openai\n"
+                'r = openai.responses.parse(model="gpt-4o", input=m, tools=[openai.pydantic_responses_function_tool(GetWeather)])\n'
+                'print([item for item in r.output if item.type == "function_call"][0].parsed_arguments.city)\n'
+            ),
+        ),
+        Example(
+            before=(
                 "import openai\n"
                 'r = openai.chat.completions.create(model="gpt-4o", messages=m)\n'
                 "print(len(r.choices[0].message.tool_calls))\n"
@@ -93,9 +130,63 @@ def tool_calls(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block, None]
     rest = use.path[len(TOOL_CALLS) :]
     if not rest:
         return _all_calls(use, site)
-    if isinstance(rest[0], int) and rest[1:] in FIELDS:
-        return replaced(use, len(use.path), f"{FUNCTION_CALLS}[{rest[0]}].{FIELDS[rest[1:]]}", site.analysis)
-    return Block(f"`{use.code}` has no Responses equivalent the tool can prove")
+    if not isinstance(rest[0], int):
+        return Block(f"`{use.code}` has no Responses equivalent the tool can prove")
+    call = f"{FUNCTION_CALLS}[{rest[0]}]"
+    if len(rest) == 1 and _held_in_name(use) is not None:
+        return _held_call(use, _held_in_name(use), call, site)
+    field = _field(rest[1:], site)
+    if field is None:
+        return Block(f"`{use.code}` has no Responses equivalent the tool can prove")
+    length, name = field
+    return replaced(use, len(TOOL_CALLS) + 1 + length, f"{call}.{name}", site.analysis)
+
+
+def _field(path: tuple, site: CallSite) -> Optional[Tuple[int, str]]:
+    """The function_call item's field a read of a Chat tool call's ``path`` maps to, and how
+    many segments of the path it replaces; None when it maps to none."""
+    if path in FIELDS:
+        return len(path), FIELDS[path]
+    if path[:2] == PARSED_ARGUMENTS and site.kind.endswith(".parse"):
+        return 2, "parsed_arguments"  # what follows reads the parsed value, the same in both
+    return None
+
+
+def _held_in_name(use: ResultUse) -> Optional[cst.Name]:
+    """The name ``use`` is assigned to: ``call = message.tool_calls[0]``."""
+    assign = use.parent
+    if isinstance(assign, cst.Assign) and assign.value is use.outer and len(assign.targets) == 1:
+        target = assign.targets[0].target
+        return target if isinstance(target, cst.Name) else None
+    return None
+
+
+def _held_call(use: ResultUse, name: cst.Name, call: str, site: CallSite) -> Union[UseRewrite, Block]:
+    """``call = message.tool_calls[0]``: the name holds the function_call item instead."""
+    reads = _reads_of_call(name, f"the tool call `{name.value}`", site)
+    if isinstance(reads, Block):
+        return reads
+    held = replaced(use, len(use.path), call, site.analysis)
+    return held if isinstance(held, Block) else dataclasses.replace(held, more=reads)
+
+
+def _reads_of_call(name: cst.Name, shown: str, site: CallSite) -> Union[Tuple[UseRewrite, ...], Block]:
+    """The reads of a tool call that ``name`` holds, made reads of the function_call item."""
+    trace = site.analysis.flow.trace_name(name)
+    if trace.escapes:
+        return Block(trace.escapes[0].reason)
+    if trace.exported_functions:
+        return Block(f"a tool call is returned from `{trace.exported_functions[0]}`, which other modules may call")
+    reads = []
+    for read in trace.uses:
+        if not read.path:
+            return Block(f"{shown} is used whole, in `{used_in(read, site.analysis)}`: only its id, name and arguments map")
+        field = _field(read.path, site)
+        if field is None:
+            return Block(f"`{read.code}` has no Responses equivalent the tool can prove")
+        length, field_name = field
+        reads.append(read.replace(length, "{base}." + field_name))
+    return tuple(reads)
 
 
 def _all_calls(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block]:
@@ -135,17 +226,8 @@ def _loop(use: ResultUse, loop: Union[cst.For, cst.CompFor], site: CallSite) -> 
     """Loop over the function_call items; each read of the loop variable reads the item."""
     if not isinstance(loop.target, cst.Name):
         return Block(f"the loop over `{use.code}` unpacks each call, which the tool cannot follow")
-    trace = site.analysis.flow.trace_name(loop.target)
-    if trace.escapes:
-        return Block(trace.escapes[0].reason)
-    if trace.exported_functions:
-        return Block(f"a tool call is returned from `{trace.exported_functions[0]}`, which other modules may call")
-    reads = []
-    for read in trace.uses:
-        if not read.path:
-            return Block(f"the tool call `{read.code}` is used whole, in `{used_in(read, site.analysis)}`: only its id, name and arguments map")
-        if read.path not in FIELDS:
-            return Block(f"`{read.code}` has no Responses equivalent the tool can prove")
-        reads.append(read.replace(len(read.path), "{base}." + FIELDS[read.path]))
+    reads = _reads_of_call(loop.target, f"the tool call `{loop.target.value}`", site)
+    if isinstance(reads, Block):
+        return reads
     calls = replaced(use, len(TOOL_CALLS), FUNCTION_CALLS, site.analysis)
-    return calls if isinstance(calls, Block) else dataclasses.replace(calls, more=tuple(reads))
+    return calls if isinstance(calls, Block) else dataclasses.replace(calls, more=reads)
