@@ -42,7 +42,10 @@ calls are then an empty list, so a test for truth or for `None` keeps its meanin
 `tool_calls[0]` without a call fails in both versions (`TypeError` before, `IndexError` after).
 Any other read of the calls, of a loop variable or of a name holding one call (`len(...)`,
 `call.type`, `call.model_dump()`, passing a call to a function, unpacking `enumerate(...)`)
-blocks the call and is reported.
+blocks the call and is reported. The calls, or one call, printed, logged or put in an f-string
+are reported too; with `--unsafe-fixes` the line shows the function_call items instead (an
+unsafe fix: what it shows changes, `[]` where it showed `None`), and a `# migrator:` comment
+above the call says so.
 """
 
 import dataclasses
@@ -54,7 +57,9 @@ from migrator.analysis import CallSite
 from migrator.semantic.flow import ResultUse
 from migrator.rules._function_calling import FUNCTION_CALLS, presence_test, replaced, used_in
 from migrator.model import FixSafety
-from migrator.rule import Block, Example, Rule, UseRewrite
+from migrator.rule import Block, Example, Rewrite, Rule, UseRewrite
+from migrator.rules._shown import is_shown
+from migrator.shapes import one_line
 
 TOOL_CALLS = ("choices", 0, "message", "tool_calls")
 # A Chat tool call's fields -> the function_call item's.
@@ -163,30 +168,43 @@ def _held_in_name(use: ResultUse) -> Optional[cst.Name]:
 
 def _held_call(use: ResultUse, name: cst.Name, call: str, site: CallSite) -> Union[UseRewrite, Block]:
     """``call = message.tool_calls[0]``: the name holds the function_call item instead."""
-    reads = _reads_of_call(name, f"the tool call `{name.value}`", site)
-    if isinstance(reads, Block):
-        return reads
-    held = replaced(use, len(use.path), call, site.analysis)
-    return held if isinstance(held, Block) else dataclasses.replace(held, more=reads)
+    return _with_reads(replaced(use, len(use.path), call, site.analysis), name, site)
 
 
-def _reads_of_call(name: cst.Name, shown: str, site: CallSite) -> Union[Tuple[UseRewrite, ...], Block]:
-    """The reads of a tool call that ``name`` holds, made reads of the function_call item."""
+def _with_reads(rewrite: Union[UseRewrite, Block], name: cst.Name, site: CallSite) -> Union[UseRewrite, Block]:
+    """``rewrite`` (which makes ``name`` hold a function_call item where it held a Chat tool
+    call) with the reads of ``name`` made reads of the item. Where the call is only shown
+    (printed, logged), the item is shown instead: an unsafe fix."""
+    if isinstance(rewrite, Block):
+        return rewrite
     trace = site.analysis.flow.trace_name(name)
     if trace.escapes:
         return Block(trace.escapes[0].reason)
     if trace.exported_functions:
         return Block(f"a tool call is returned from `{trace.exported_functions[0]}`, which other modules may call")
-    reads = []
+    reads, shown = [], []
     for read in trace.uses:
+        if not read.path and is_shown(read.outer, site):
+            shown.append(read.code)
+            continue
         if not read.path:
-            return Block(f"{shown} is used whole, in `{used_in(read, site.analysis)}`: only its id, name and arguments map")
+            return Block(f"the tool call `{name.value}` is used whole, in `{used_in(read, site.analysis)}`: only its id, name and arguments map")
         field = _field(read.path, site)
         if field is None:
             return Block(f"`{read.code}` has no Responses equivalent the tool can prove")
         length, field_name = field
         reads.append(read.replace(length, "{base}." + field_name))
-    return tuple(reads)
+    if shown:
+        return _shown_anyway(shown[0], "the tool call's fields", "a function_call item", (rewrite, *reads))
+    return dataclasses.replace(rewrite, more=tuple(reads))
+
+
+def _shown_anyway(code: str, what: str, now: str, rewrites: Tuple[UseRewrite, ...]) -> Block:
+    """A line showing a Chat tool call (or all of them) shows the function_call items instead,
+    with ``--unsafe-fixes``: what it prints changes, what the program does does not."""
+    code = one_line(code)
+    reason = f"`{code}` shows {what} as they are, and {now} has other fields"
+    return Block(reason, unsafe=Rewrite(note=f"`{code}` now shows {now}", elsewhere=rewrites))
 
 
 def _all_calls(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block]:
@@ -204,6 +222,9 @@ def _all_calls(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block]:
     presence = presence_test(use, len(TOOL_CALLS), analysis)
     if presence is not None:
         return presence
+    if is_shown(node, site):  # ``None`` without calls, where the items are ``[]``
+        calls = replaced(use, len(TOOL_CALLS), FUNCTION_CALLS, analysis)
+        return calls if isinstance(calls, Block) else _shown_anyway(use.code, "the Chat tool calls (`None` without calls)", "a list of function_call items", (calls,))
     return Block(f"`{use.code}` is used in `{used_in(use, analysis)}`, which has no Responses equivalent the tool can prove (it is `None` without calls)")
 
 
@@ -226,8 +247,4 @@ def _loop(use: ResultUse, loop: Union[cst.For, cst.CompFor], site: CallSite) -> 
     """Loop over the function_call items; each read of the loop variable reads the item."""
     if not isinstance(loop.target, cst.Name):
         return Block(f"the loop over `{use.code}` unpacks each call, which the tool cannot follow")
-    reads = _reads_of_call(loop.target, f"the tool call `{loop.target.value}`", site)
-    if isinstance(reads, Block):
-        return reads
-    calls = replaced(use, len(TOOL_CALLS), FUNCTION_CALLS, site.analysis)
-    return calls if isinstance(calls, Block) else dataclasses.replace(calls, more=reads)
+    return _with_reads(replaced(use, len(TOOL_CALLS), FUNCTION_CALLS, site.analysis), loop.target, site)
