@@ -302,7 +302,7 @@ def built_history(value: cst.BaseExpression, site: CallSite, convert: MessageCon
 def _converted_history(history: _History, shown: str, site: CallSite, convert: MessageConverter) -> Union[Tuple[UseRewrite, ...], Block]:
     """The rewrites that make ``history`` (shown to the user as ``shown``) hold Responses input."""
     analysis = site.analysis
-    tool_context = any(site.has_argument(p) for p in TOOL_PARAMETERS)
+    tool_context = _may_use_tools(site, history.feeders)
     responses = response_messages(analysis) if any(dict_entries(a.node) is None for a in history.additions) else {}
     rewrites: List[UseRewrite] = []
     unknown = list(history.unknown)
@@ -345,6 +345,16 @@ def _converted_history(history: _History, shown: str, site: CallSite, convert: M
     if rewrites and not all(_is_migrated(call, analysis) for call in history.feeders):
         return _blocked(f"`{shown}` is also sent by a call the tool does not migrate")
     return tuple(rewrites)
+
+
+def _may_use_tools(site: CallSite, feeders: List[cst.Call]) -> bool:
+    """Can a call sending the history use tools? Then what it adds may be tool calls or
+    results, which every call sending the history sends on, with tools or not."""
+    sites = {each.call: each for each in site.analysis.call_sites()}
+    senders = [site, *(sites[call] for call in feeders if call in sites)]
+    return any(sender.has_argument(p) for sender in senders for p in TOOL_PARAMETERS) or any(
+        arg.keyword is not None and arg.keyword.value in TOOL_PARAMETERS for call in feeders if call not in sites for arg in call.args
+    )
 
 
 def _receiving_output(name: cst.Name, site: CallSite) -> Optional[cst.CSTNode]:

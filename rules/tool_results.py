@@ -45,7 +45,8 @@ All the calls that send it migrate together or none does; so do a call and the n
 (in a function returning it, a constant it copies, a name) are not rewritten, since other code
 may read them. Otherwise the call is reported, as it is when, in a call that can use tools, the
 history comes from a parameter or another module, or receives something the tool cannot see
-into (a message built by a helper function), and when a response's message is added to a list
+into (a message built by a helper function; a call without tools counts as one that can use
+them when another call sending the same history can), and when a response's message is added to a list
 the tool cannot see whole (`messages = DEFAULT_MESSAGES` shares the constant).
 Legacy `function` messages carry no call id to pair them with their call, an assistant
 message with both text and tool calls is not split, and the output of a response that is not
