@@ -16,6 +16,10 @@ nothing uses them.
 | the name passed as `tools=` or `functions=` | `ChatCompletionToolParam`, `ChatCompletionFunctionToolParam`, `Function` | `FunctionToolParam` |
 | | `ChatCompletionToolUnionParam` | `ToolParam` |
 
+The same names in a test of the result, `isinstance(resp, ChatCompletion)` (or
+`ParsedChatCompletion`), become `Response` (`ParsedResponse`): the migrated result is one, as
+it was a completion; a test for another Chat type keeps the call as it is.
+
 Wrappers such as `Optional[...]` or `List[...]` are kept. Annotations of other values (the
 names passed as other arguments, a tool held in a name of its own) are left as they are.
 
@@ -62,6 +66,7 @@ from libcst.helpers import get_full_name_for_node
 from migrator.analysis import AnnotationUse, CallSite, ModuleAnalysis
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Import, Rule, UseRewrite
+from migrator.semantic.flow import ResultUse
 from migrator.shapes import STRING_NODES, code_of, one_line
 
 RESPONSES_TYPES = "openai.types.responses"
@@ -86,6 +91,9 @@ COUNTERPARTS: Dict[Optional[str], Dict[str, str]] = {
     },
     "functions": {"Function": "FunctionToolParam"},  # completion_create_params.Function
 }
+# The classes a migrated call's result is an instance of, tested with ``isinstance``: a parsed
+# completion is a completion, as a parsed response is a response.
+RESULT_CLASSES = {"ChatCompletion": "Response", "ParsedChatCompletion": "ParsedResponse"}
 WHAT = {None: "the result", "messages": "`messages`", "response_format": "`response_format`", "tools": "`tools`", "functions": "`functions`"}
 LISTS = frozenset({"typing.List", "builtins.list"})
 
@@ -94,6 +102,20 @@ RULE = Rule(
     safety=FixSafety.SAFE,
     needs=("ChatCompletion", "ResponseFormat"),
     examples=[
+        Example(
+            before=(
+                "from openai import OpenAI\n"
+                "from openai.types.chat import ChatCompletion\n"
+                "r = OpenAI().chat.completions.create(model=\"gpt-4o\", messages=m)\n"
+                "assert isinstance(r, ChatCompletion)\n"
+            ),
+            after=(
+                "from openai import OpenAI\n"
+                "from openai.types.responses import Response\n"
+                "r = OpenAI().responses.create(model=\"gpt-4o\", input=m)\n"
+                "assert isinstance(r, Response)\n"
+            ),
+        ),
         Example(
             before=(
                 "from openai import OpenAI\n"
@@ -148,13 +170,37 @@ def annotation(use: AnnotationUse, site: CallSite) -> Union[UseRewrite, Block, N
     shared = _shared_signature(use.annotation, analysis)
     if shared is not None:
         return Block(f"{what} is annotated as {shown} in {shared}")
-    new_names = {code_of(node): counterparts[name] for node, name in references}
+    return _renamed(use.annotation, references, counterparts, f"the annotation {shown}", analysis)
+
+
+@RULE.result_use
+def isinstance_test(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block, None]:
+    """``isinstance(resp, ChatCompletion)``: the result is now a ``Response``."""
+    test = site.analysis.nodes.parents.get(use.parent) if isinstance(use.parent, cst.Arg) else None
+    if use.path or not site.analysis.flow.calls_builtin(test, "isinstance") or len(test.args) != 2:
+        return None
+    subject, kind = test.args
+    if use.parent is not subject or subject.keyword is not None or kind.keyword is not None or kind.star:
+        return None
+    references = site.analysis.chat_type_references(kind.value)
+    if not references:
+        return None
+    shown = f"`{one_line(code_of(test))}`"
+    unmapped = [name for node, name in references if name not in RESULT_CLASSES or isinstance(node, STRING_NODES)]
+    if unmapped:
+        return Block(f"{shown} tests the result for `{unmapped[0]}`, which has no Responses counterpart the tool maps")
+    return _renamed(kind.value, references, RESULT_CLASSES, shown, site.analysis)
+
+
+def _renamed(node: cst.CSTNode, references, counterparts: Dict[str, str], shown: str, analysis: ModuleAnalysis) -> Union[UseRewrite, Block]:
+    """``node`` naming the Responses counterparts of the Chat types it references, imported."""
+    new_names = {code_of(reference): counterparts[name] for reference, name in references}
     for new_name in sorted(set(new_names.values())):
-        if not analysis.imports.can_import(new_name, f"{RESPONSES_TYPES}.{new_name}", use.annotation):
-            return Block(f"the annotation {shown} would need the name `{new_name}`, which this module uses for something else")
+        if not analysis.imports.can_import(new_name, f"{RESPONSES_TYPES}.{new_name}", node):
+            return Block(f"{shown} would need the name `{new_name}`, which this module uses for something else")
     return UseRewrite(
-        target=use.annotation,
-        build=lambda updated: updated.with_changes(annotation=updated.annotation.visit(_Rename(new_names))),
+        target=node,
+        build=lambda updated: updated.visit(_Rename(new_names)),
         add_imports=tuple(Import(RESPONSES_TYPES, name) for name in sorted(set(new_names.values()))),
         remove_unused_imports=tuple(_imports_of(references, analysis)),
     )
