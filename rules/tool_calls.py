@@ -10,6 +10,8 @@ Rewrites the reads of the tool calls the model made. A Response has no message w
 | `resp.choices[0].message.tool_calls[0].function.name` | `[item for item in resp.output if item.type == "function_call"][0].name` |
 | `call = resp.choices[0].message.tool_calls[0]`, then `call.id`, `call.function.name`, ... | `call = [item for item in resp.output if item.type == "function_call"][0]`, then `call.call_id`, `call.name`, ... |
 | with `parse`: `call.function.parsed_arguments` | `call.parsed_arguments` |
+| `isinstance(call, ChatCompletionMessageFunctionToolCall)` (or `ChatCompletionMessageToolCall`) | `isinstance(call, ResponseFunctionToolCall)` |
+| `isinstance(call, ParsedFunctionToolCall)` | `isinstance(call, ParsedResponseFunctionToolCall)` |
 | `resp.choices[0].message.tool_calls` tested for truth, `is None`, `is not None` | `any(item.type == "function_call" for item in resp.output)`, negated for `is None` |
 
 The same holds in comprehensions, in `for call in (message.tool_calls or [])`, and through a
@@ -58,12 +60,21 @@ from migrator.semantic.flow import ResultUse
 from migrator.rules._function_calling import FUNCTION_CALLS, presence_test, replaced, used_in
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rewrite, Rule, UseRewrite
+from migrator.rules._chat_types import isinstance_test
 from migrator.rules._shown import is_shown
 from migrator.shapes import one_line
 
 TOOL_CALLS = ("choices", 0, "message", "tool_calls")
 # A Chat tool call's fields -> the function_call item's.
 FIELDS = {("id",): "call_id", ("function", "name"): "name", ("function", "arguments"): "arguments"}
+# A tool call's class -> the function_call item's, for ``isinstance(call, ...)``: every call a
+# migrated call can make is a function call (rule ``tool_definitions`` maps function tools only),
+# as every item read here is a function_call item.
+TOOL_CALL_CLASSES = {
+    "ChatCompletionMessageToolCall": "ResponseFunctionToolCall",
+    "ChatCompletionMessageFunctionToolCall": "ResponseFunctionToolCall",
+    "ParsedFunctionToolCall": "ParsedResponseFunctionToolCall",
+}
 # With ``parse``, what the arguments parse to: the parsed function_call item's own field.
 PARSED_ARGUMENTS = ("function", "parsed_arguments")
 
@@ -186,6 +197,12 @@ def _with_reads(rewrite: Union[UseRewrite, Block], name: cst.Name, site: CallSit
     for read in trace.uses:
         if not read.path and is_shown(read.outer, site):
             shown.append(read.code)
+            continue
+        narrowed = isinstance_test(read, site, TOOL_CALL_CLASSES)
+        if isinstance(narrowed, Block):
+            return narrowed
+        if narrowed is not None:
+            reads.append(narrowed)
             continue
         if not read.path:
             return Block(f"the tool call `{name.value}` is used whole, in `{used_in(read, site.analysis)}`: only its id, name and arguments map")
