@@ -149,8 +149,9 @@ def tool_calls(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block, None]
     if not isinstance(rest[0], int):
         return Block(f"`{use.code}` has no Responses equivalent the tool can prove")
     call = f"{FUNCTION_CALLS}[{rest[0]}]"
-    if len(rest) == 1 and _held_in_name(use) is not None:
-        return _held_call(use, _held_in_name(use), call, site)
+    holder = _held_in_name(use) if len(rest) == 1 else None
+    if holder is not None:
+        return _held_call(use, holder, call, site)
     field = _field(rest[1:], site)
     if field is None:
         return Block(f"`{use.code}` has no Responses equivalent the tool can prove")
