@@ -158,8 +158,8 @@ class _Replacer(cst.CSTTransformer):
             if isinstance(original_node, cst.BaseStatement) and _has_comment(original_node.leading_lines):
                 self.carried.setdefault(block, []).extend(original_node.leading_lines)
             return updated_node
-        if isinstance(updated_node, cst.BaseStatement) and block in self.carried:
-            updated_node = updated_node.with_changes(leading_lines=[*self.carried.pop(block), *updated_node.leading_lines])
+        if isinstance(original_node, cst.BaseStatement) and block in self.carried:
+            updated_node = _with_lines_above(updated_node, self.carried.pop(block))
         if original_node in self.carried:  # the block's last statements went
             updated_node = updated_node.with_changes(footer=[*self.carried.pop(original_node), *updated_node.footer])
         for note in self.notes.get(original_node, ()):
@@ -170,6 +170,14 @@ class _Replacer(cst.CSTTransformer):
 
 def _has_comment(lines: Sequence[cst.EmptyLine]) -> bool:
     return any(line.comment is not None for line in lines)
+
+
+def _with_lines_above(statement: Union[cst.BaseStatement, cst.FlattenSentinel], lines: List[cst.EmptyLine]):
+    """``statement`` (or the first of the statements it became) with ``lines`` above its own."""
+    if isinstance(statement, cst.FlattenSentinel):
+        first, *rest = statement.nodes
+        return cst.FlattenSentinel([_with_lines_above(first, lines), *rest])
+    return statement.with_changes(leading_lines=[*lines, *statement.leading_lines])
 
 
 def _keeping_parentheses(before: cst.CSTNode, built: cst.CSTNode) -> cst.CSTNode:
