@@ -199,6 +199,7 @@ def _block_partly_migrated_shares(plans: List[SitePlan], analysis: ModuleAnalysi
     for plan in plans:
         for _, rewrite in plan.shared_rewrites + plan.use_rewrites:
             sharing.setdefault(rewrite.target, []).append(plan)
+    _share_with_other_calls(plans, sharing, analysis)
     _share_returned_dicts(plans, sharing, analysis, options)
     changed = True
     while changed:
@@ -212,6 +213,22 @@ def _block_partly_migrated_shares(plans: List[SitePlan], analysis: ModuleAnalysi
                     reason = f"it shares `{one_line(code)}` with a call that is not migrated"
                     plan.blockers.append(Blocker(plan.rule, reason, analysis.nodes.positions[target]))
                     changed = True
+
+
+def _share_with_other_calls(plans: List[SitePlan], sharing: Dict[cst.CSTNode, List[SitePlan]], analysis: ModuleAnalysis) -> None:
+    """A read rewritten inside another call's arguments belongs to that call's plan too, even
+    where that plan gave no rewrite for it (it was blocked first)."""
+    by_call = {plan.site.call: plan for plan in plans}
+    for plan in plans:
+        for _, rewrite in plan.use_rewrites:
+            for call in rewrite.shared_with:
+                owners = sharing[rewrite.target]
+                if call not in by_call:
+                    line = analysis.nodes.positions[call].start.line
+                    reason = f"its answer is sent by the call on line {line}, which is not migrated"
+                    plan.blockers.append(Blocker(plan.rule, reason, analysis.nodes.positions[rewrite.target]))
+                elif by_call[call] not in owners:
+                    owners.append(by_call[call])
 
 
 def _share_returned_dicts(

@@ -134,20 +134,50 @@ def _with_blank_lines_before(statement: cst.BaseStatement, count: int) -> cst.Ba
 
 
 class _Replacer(cst.CSTTransformer):
+    """Replaces the planned nodes. The comment lines above a statement that goes (an alias of
+    part of the result, say) stay where they were: above the statement that now follows, or at
+    the end of the block when none does."""
+
     def __init__(self, builds: Dict[cst.CSTNode, Build], notes: Dict[cst.CSTNode, List[str]]) -> None:
         self.builds = builds
         self.notes = notes
+        self.ancestors: List[cst.CSTNode] = []
+        self.carried: Dict[cst.CSTNode, List[cst.EmptyLine]] = {}  # by the block they were in
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.ancestors.append(node)
+        return True
 
     def on_leave(self, original_node, updated_node):
+        self.ancestors.pop()
+        block = self.ancestors[-1] if self.ancestors else None
         build = self.builds.get(original_node)
         if build is not None:
             updated_node = _keeping_parentheses(updated_node, build(updated_node))
         if isinstance(updated_node, cst.RemovalSentinel):
+            if isinstance(original_node, cst.BaseStatement) and _has_comment(original_node.leading_lines):
+                self.carried.setdefault(block, []).extend(original_node.leading_lines)
             return updated_node
+        if isinstance(original_node, cst.BaseStatement) and block in self.carried:
+            updated_node = _with_lines_above(updated_node, self.carried.pop(block))
+        if original_node in self.carried:  # the block's last statements went
+            updated_node = updated_node.with_changes(footer=[*self.carried.pop(original_node), *updated_node.footer])
         for note in self.notes.get(original_node, ()):
             comment = cst.EmptyLine(comment=cst.Comment(f"# migrator: {note}"))
             updated_node = updated_node.with_changes(leading_lines=[*updated_node.leading_lines, comment])
         return updated_node
+
+
+def _has_comment(lines: Sequence[cst.EmptyLine]) -> bool:
+    return any(line.comment is not None for line in lines)
+
+
+def _with_lines_above(statement: Union[cst.BaseStatement, cst.FlattenSentinel], lines: List[cst.EmptyLine]):
+    """``statement`` (or the first of the statements it became) with ``lines`` above its own."""
+    if isinstance(statement, cst.FlattenSentinel):
+        first, *rest = statement.nodes
+        return cst.FlattenSentinel([_with_lines_above(first, lines), *rest])
+    return statement.with_changes(leading_lines=[*lines, *statement.leading_lines])
 
 
 def _keeping_parentheses(before: cst.CSTNode, built: cst.CSTNode) -> cst.CSTNode:

@@ -148,6 +148,8 @@ class UseRewrite:
     after the imports.
     ``more`` are rewrites elsewhere that the same decision needs (the reads, after a loop, of a
     value the loop stored); ``follow`` is a value whose own uses are offered to the rules in turn.
+    ``shared_with`` are other calls the target belongs to (a previous answer written into the
+    ``messages`` of the next call): they migrate with this one, or none of them does.
     """
 
     target: "cst.CSTNode"
@@ -157,6 +159,7 @@ class UseRewrite:
     add_definitions: Tuple[str, ...] = ()
     more: Tuple["UseRewrite", ...] = ()
     follow: Optional[Follow] = None
+    shared_with: Tuple["cst.Call", ...] = ()
 
 
 ParameterHook = Callable[[str, "cst.BaseExpression", "CallSite"], Union[Rewrite, Block]]

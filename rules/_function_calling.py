@@ -194,19 +194,80 @@ def content_may_be_none(use, site: CallSite) -> bool:
     """Can the message content read by ``use`` be ``None`` because the model only called tools?
 
     Chat's content is then ``None`` where ``output_text`` is ``""``. Not when the call cannot make
-    tool calls, when the content is only tested for truth or read as ``content or default``, or
-    when it is read only where the same response has no tool calls (``if not message.tool_calls:``,
-    the ``else`` of ``if message.tool_calls:``, or after ``if message.tool_calls: ... continue``).
+    tool calls, when the content is only tested for truth or read as ``content or default``, when
+    it is read only where the same response has no tool calls (``if not message.tool_calls:``,
+    the ``else`` of ``if message.tool_calls:``, or after ``if message.tool_calls: ... continue``),
+    or where a test of the content itself has found text (``if message.content: print(...)``). A
+    name the content is assigned to (``text = message.content``) is followed the same way.
     """
     if not _may_call_tools(site):
         return False
     node = use.outer
-    parent = site.analysis.nodes.parents.get(node)
-    if is_truth_test(node, site.analysis) or (
-        isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.Or) and parent.left is node
-    ):
+    if _none_cannot_show(node, _content_tests(site), site.analysis) or _only_without_tool_calls(node, site):
         return False
-    return not _only_without_tool_calls(node, site)
+    held = _assigned_name(node, site.analysis)
+    if held is None:
+        return True
+    trace = site.analysis.flow.trace_name(held)
+    if trace.escapes or trace.exported_functions:
+        return True
+    tests = {read.outer for read in trace.uses if not read.path and is_truth_test(read.outer, site.analysis)}
+    return not all(
+        _found_true(read.base, tests, site.analysis) if read.path else _none_cannot_show(read.outer, tests, site.analysis)
+        for read in trace.uses
+    )
+
+
+def _content_tests(site: CallSite) -> Set[cst.CSTNode]:
+    """The reads of the content of ``site``'s response that test it for truth."""
+    analysis = site.analysis
+    return {
+        use.outer
+        for use in analysis.flow.trace_result(site.call).uses
+        if use.path == ("choices", 0, "message", "content") and is_truth_test(use.outer, analysis)
+    }
+
+
+def _none_cannot_show(node: cst.CSTNode, tests: Set[cst.CSTNode], analysis) -> bool:
+    """Does ``node`` read the same whether it is ``None`` or ``""``: tested for truth, read as
+    ``node or default``, or read where one of ``tests`` (truth tests of it) found it true?"""
+    parent = analysis.nodes.parents.get(node)
+    if is_truth_test(node, analysis):
+        return True
+    if isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.Or) and parent.left is node:
+        return True
+    return _found_true(node, tests, analysis)
+
+
+def _found_true(node: cst.CSTNode, tests: Set[cst.CSTNode], analysis) -> bool:
+    """Is ``node`` read only where one of ``tests`` found it true (the body of ``if test:``, the
+    right of ``test and ...``)?"""
+    child, parent = node, analysis.nodes.parents.get(node)
+    while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+        if isinstance(parent, cst.If) and child is parent.body and _requires(parent.test, tests):
+            return True
+        if isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.And) and child is parent.right and _requires(parent.left, tests):
+            return True
+        child, parent = parent, analysis.nodes.parents.get(parent)
+    return False
+
+
+def _requires(test: cst.BaseExpression, tests: Set[cst.CSTNode]) -> bool:
+    """Is ``test`` true only when one of ``tests`` is: it is one, or an ``and`` of one?"""
+    if test in tests:
+        return True
+    return isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And) and (
+        _requires(test.left, tests) or _requires(test.right, tests)
+    )
+
+
+def _assigned_name(node: cst.CSTNode, analysis) -> Optional[cst.Name]:
+    """The name ``node`` is the whole value of: ``text = message.content``."""
+    assign = analysis.nodes.parents.get(node)
+    if isinstance(assign, cst.Assign) and assign.value is node and len(assign.targets) == 1:
+        target = assign.targets[0].target
+        return target if isinstance(target, cst.Name) else None
+    return None
 
 
 def _may_call_tools(site: CallSite) -> bool:

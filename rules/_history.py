@@ -22,7 +22,7 @@ it would meet items instead of message dicts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Dict, List, Optional, Tuple, Union
 
 import libcst as cst
@@ -171,6 +171,23 @@ def output_rewrite(use: ResultUse, context: cst.CSTNode) -> UseRewrite:
     return _spliced(context, lambda node: output.build(node))
 
 
+def inline_answer(use: ResultUse, producer: CallSite, element: cst.Element, consumer: cst.Call) -> Union[UseRewrite, Block]:
+    """``messages=[..., resp.choices[0].message, ...]`` in the call ``consumer``: the message of
+    ``producer``'s response becomes ``*resp.output`` there. The producer's plan and the
+    consumer's make this rewrite together: both calls migrate, or neither does."""
+    unstored = unstored_output(producer)
+    if unstored is not None:
+        return unstored
+    return replace(output_rewrite(use, element), shared_with=(consumer,))
+
+
+def sent_inline(element: cst.CSTNode, analysis: ModuleAnalysis) -> Optional[cst.Call]:
+    """The call whose ``messages=[...]`` literal holds ``element``."""
+    if not isinstance(element, cst.Element):
+        return None
+    return _call_sending(analysis.nodes.parents.get(analysis.nodes.parents.get(element)), analysis)
+
+
 def _spliced(context: cst.CSTNode, items: Callable[[cst.BaseExpression], cst.BaseExpression]) -> UseRewrite:
     """Several items where ``context`` (an ``append`` call or a list element) added one."""
     if isinstance(context, cst.Call):
@@ -285,7 +302,7 @@ def built_history(value: cst.BaseExpression, site: CallSite, convert: MessageCon
 def _converted_history(history: _History, shown: str, site: CallSite, convert: MessageConverter) -> Union[Tuple[UseRewrite, ...], Block]:
     """The rewrites that make ``history`` (shown to the user as ``shown``) hold Responses input."""
     analysis = site.analysis
-    tool_context = any(site.has_argument(p) for p in TOOL_PARAMETERS)
+    tool_context = _may_use_tools(site, history.feeders)
     responses = response_messages(analysis) if any(dict_entries(a.node) is None for a in history.additions) else {}
     rewrites: List[UseRewrite] = []
     unknown = list(history.unknown)
@@ -294,11 +311,9 @@ def _converted_history(history: _History, shown: str, site: CallSite, convert: M
             producer, use = responses[addition.node]
             if producer.call not in history.feeders:
                 return _blocked(f"`{shown}` receives the message of a response to a call that does not send `{shown}`")
-            if not _stored(producer):
-                return _blocked(
-                    "the response is not stored (`store=`): a reasoning model's output items can then be sent back "
-                    'only with `include=["reasoning.encrypted_content"]`, which Chat Completions had no equivalent of'
-                )
+            unstored = unstored_output(producer)
+            if unstored is not None:
+                return unstored
             rewrites.append(output_rewrite(use, addition.context))
             continue
         converted = convert(addition.node) if dict_entries(addition.node) is not None else None
@@ -332,6 +347,16 @@ def _converted_history(history: _History, shown: str, site: CallSite, convert: M
     return tuple(rewrites)
 
 
+def _may_use_tools(site: CallSite, feeders: List[cst.Call]) -> bool:
+    """Can a call sending the history use tools? Then what it adds may be tool calls or
+    results, which every call sending the history sends on, with tools or not."""
+    sites = {each.call: each for each in site.analysis.call_sites()}
+    senders = [site, *(sites[call] for call in feeders if call in sites)]
+    return any(sender.has_argument(p) for sender in senders for p in TOOL_PARAMETERS) or any(
+        arg.keyword is not None and arg.keyword.value in TOOL_PARAMETERS for call in feeders if call not in sites for arg in call.args
+    )
+
+
 def _receiving_output(name: cst.Name, site: CallSite) -> Optional[cst.CSTNode]:
     """The message of a response of ``site`` that is added to the list ``name`` may hold, which
     the Responses call would add as output items: only a history the tool sees whole may take them."""
@@ -345,10 +370,15 @@ def _receiving_output(name: cst.Name, site: CallSite) -> Optional[cst.CSTNode]:
     return None
 
 
-def _stored(site: CallSite) -> bool:
-    """Is the response stored: ``store`` not given (the Responses default) or ``True``?"""
+def unstored_output(site: CallSite) -> Optional[Block]:
+    """Why the output items of ``site``'s response cannot be sent back: it is not stored."""
     store = site.argument("store")
-    return store is None or is_constant(store.value, "True")
+    if store is None or is_constant(store.value, "True"):  # not given: the Responses default stores
+        return None
+    return _blocked(
+        "the response is not stored (`store=`): a reasoning model's output items can then be sent back "
+        'only with `include=["reasoning.encrypted_content"]`, which Chat Completions had no equivalent of'
+    )
 
 
 def _items_of(node: cst.BaseExpression, convert: MessageConverter) -> cst.BaseExpression:

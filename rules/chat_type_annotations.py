@@ -16,6 +16,10 @@ nothing uses them.
 | the name passed as `tools=` or `functions=` | `ChatCompletionToolParam`, `ChatCompletionFunctionToolParam`, `Function` | `FunctionToolParam` |
 | | `ChatCompletionToolUnionParam` | `ToolParam` |
 
+The same names in a test of the result, `isinstance(resp, ChatCompletion)` (or
+`ParsedChatCompletion`), become `Response` (`ParsedResponse`): the migrated result is one, as
+it was a completion; a test for another Chat type keeps the call as it is.
+
 Wrappers such as `Optional[...]` or `List[...]` are kept. Annotations of other values (the
 names passed as other arguments, a tool held in a name of its own) are left as they are.
 
@@ -54,17 +58,17 @@ other than a list (`Sequence[...]`, `Iterable[...]`: `input=` takes a list), or 
 (`Response`, ...) already means something else in the module.
 """
 
-from typing import Dict, List, Optional, Union
+from typing import Dict, Optional, Union
 
 import libcst as cst
-from libcst.helpers import get_full_name_for_node
 
 from migrator.analysis import AnnotationUse, CallSite, ModuleAnalysis
 from migrator.model import FixSafety
-from migrator.rule import Block, Example, Import, Rule, UseRewrite
+from migrator.rule import Block, Example, Rule, UseRewrite
+from migrator.rules._chat_types import isinstance_test, renamed
+from migrator.semantic.flow import ResultUse
 from migrator.shapes import STRING_NODES, code_of, one_line
 
-RESPONSES_TYPES = "openai.types.responses"
 # For each annotated value (None: the call's result; else the keyword argument that passes the
 # name), the Chat types it may name and their Responses counterparts.
 COUNTERPARTS: Dict[Optional[str], Dict[str, str]] = {
@@ -86,6 +90,9 @@ COUNTERPARTS: Dict[Optional[str], Dict[str, str]] = {
     },
     "functions": {"Function": "FunctionToolParam"},  # completion_create_params.Function
 }
+# The classes a migrated call's result is an instance of, tested with ``isinstance``: a parsed
+# completion is a completion, as a parsed response is a response.
+RESULT_CLASSES = {"ChatCompletion": "Response", "ParsedChatCompletion": "ParsedResponse"}
 WHAT = {None: "the result", "messages": "`messages`", "response_format": "`response_format`", "tools": "`tools`", "functions": "`functions`"}
 LISTS = frozenset({"typing.List", "builtins.list"})
 
@@ -94,6 +101,20 @@ RULE = Rule(
     safety=FixSafety.SAFE,
     needs=("ChatCompletion", "ResponseFormat"),
     examples=[
+        Example(
+            before=(
+                "from openai import OpenAI\n"
+                "from openai.types.chat import ChatCompletion\n"
+                "r = OpenAI().chat.completions.create(model=\"gpt-4o\", messages=m)\n"
+                "assert isinstance(r, ChatCompletion)\n"
+            ),
+            after=(
+                "from openai import OpenAI\n"
+                "from openai.types.responses import Response\n"
+                "r = OpenAI().responses.create(model=\"gpt-4o\", input=m)\n"
+                "assert isinstance(r, Response)\n"
+            ),
+        ),
         Example(
             before=(
                 "from openai import OpenAI\n"
@@ -148,17 +169,13 @@ def annotation(use: AnnotationUse, site: CallSite) -> Union[UseRewrite, Block, N
     shared = _shared_signature(use.annotation, analysis)
     if shared is not None:
         return Block(f"{what} is annotated as {shown} in {shared}")
-    new_names = {code_of(node): counterparts[name] for node, name in references}
-    for new_name in sorted(set(new_names.values())):
-        if not analysis.imports.can_import(new_name, f"{RESPONSES_TYPES}.{new_name}", use.annotation):
-            return Block(f"the annotation {shown} would need the name `{new_name}`, which this module uses for something else")
-    return UseRewrite(
-        target=use.annotation,
-        build=lambda updated: updated.with_changes(annotation=updated.annotation.visit(_Rename(new_names))),
-        add_imports=tuple(Import(RESPONSES_TYPES, name) for name in sorted(set(new_names.values()))),
-        remove_unused_imports=tuple(_imports_of(references, analysis)),
-    )
+    return renamed(use.annotation, references, counterparts, f"the annotation {shown}", analysis)
 
+
+@RULE.result_use
+def result_tested(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block, None]:
+    """``isinstance(resp, ChatCompletion)``: the result is now a ``Response``."""
+    return isinstance_test(use, site, RESULT_CLASSES)
 
 # Bases a class may have without inheriting any method a subclass could override with Chat types.
 NEUTRAL_BASES = frozenset({"builtins.object", "abc.ABC", "typing.Protocol", "typing.Generic", "typing_extensions.Protocol"})
@@ -228,44 +245,3 @@ def _is_list_of_one(expression: cst.BaseExpression, references, analysis: Module
         and isinstance(elements[0].slice, cst.Index)
         and [node for node, _ in references] == [elements[0].slice.value]
     )
-
-
-def _imports_of(references, analysis: ModuleAnalysis) -> List[Import]:
-    """The ``from ... import`` lines that bind the Chat types the annotation names by bare name."""
-    imports = []
-    for node, _ in references:
-        if not isinstance(node, cst.Name):
-            continue  # ``chat.ChatCompletion``: the module import may still be needed
-        for binding in analysis.bindings.referents(node):
-            statement = binding.node
-            if isinstance(statement, cst.ImportFrom) and statement.module is not None and not statement.relative:
-                imports.extend(_alias_import(statement, node.value))
-    return imports
-
-
-def _alias_import(statement: cst.ImportFrom, local_name: str) -> List[Import]:
-    if isinstance(statement.names, cst.ImportStar):
-        return []
-    module = get_full_name_for_node(statement.module)
-    return [
-        Import(module, alias.evaluated_name, alias.evaluated_alias)
-        for alias in statement.names
-        if (alias.evaluated_alias or alias.evaluated_name) == local_name
-    ]
-
-
-class _Rename(cst.CSTTransformer):
-    """Replaces the Chat type names in an annotation, found by how they are spelled."""
-
-    def __init__(self, new_names: Dict[str, str]) -> None:
-        self.new_names = new_names
-
-    def visit_Attribute(self, node: cst.Attribute) -> bool:
-        return False  # ``x.ChatCompletion`` is renamed whole, never its last part alone
-
-    def on_leave(self, original_node, updated_node):
-        if isinstance(updated_node, (cst.Name, cst.Attribute)):
-            new_name = self.new_names.get(code_of(updated_node))
-            if new_name is not None:
-                return cst.Name(new_name, lpar=updated_node.lpar, rpar=updated_node.rpar)
-        return updated_node

@@ -53,7 +53,7 @@ from typing import List, Optional, Tuple, Union
 import libcst as cst
 
 from migrator.rules._history import RULE as TOOL_RESULTS
-from migrator.rules._history import TOOL_PARAMETERS, Items, built_history, followed_history, response_messages, spliced, tool_message
+from migrator.rules._history import TOOL_PARAMETERS, Items, built_history, followed_history, inline_answer, response_messages, spliced, tool_message
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, NewArgument, Rewrite, Rule, UseRewrite
 from migrator.shapes import code_of, dict_entries, is_string_expression, literal_string, one_line, separator, string_like
@@ -176,8 +176,11 @@ def _inline_history(messages: cst.List, site) -> Union[Tuple[UseRewrite, ...], B
                 return followed
             rewrites.extend(followed)
         elif element.value in responses:
-            code = one_line(code_of(element.value), limit=40)
-            return Block(f"`{code}` writes another call's answer into the list, which the tool migrates only in a history that call sends too", rule=TOOL_RESULTS)
+            producer, use = responses[element.value]
+            answer = inline_answer(use, producer, element, site.call)
+            if isinstance(answer, Block):
+                return answer
+            rewrites.append(answer)
         elif dict_entries(element.value) is None and any(site.has_argument(p) for p in TOOL_PARAMETERS):
             return _unseen(element.value)
     return tuple(rewrites)

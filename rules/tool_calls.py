@@ -8,6 +8,10 @@ Rewrites the reads of the tool calls the model made. A Response has no message w
 | `for call in resp.choices[0].message.tool_calls:` | `for call in [item for item in resp.output if item.type == "function_call"]:` |
 | `call.id`, `call.function.name`, `call.function.arguments` (the loop variable) | `call.call_id`, `call.name`, `call.arguments` |
 | `resp.choices[0].message.tool_calls[0].function.name` | `[item for item in resp.output if item.type == "function_call"][0].name` |
+| `call = resp.choices[0].message.tool_calls[0]`, then `call.id`, `call.function.name`, ... | `call = [item for item in resp.output if item.type == "function_call"][0]`, then `call.call_id`, `call.name`, ... |
+| with `parse`: `call.function.parsed_arguments` | `call.parsed_arguments` |
+| `isinstance(call, ChatCompletionMessageFunctionToolCall)` (or `ChatCompletionMessageToolCall`) | `isinstance(call, ResponseFunctionToolCall)` |
+| `isinstance(call, ParsedFunctionToolCall)` | `isinstance(call, ParsedResponseFunctionToolCall)` |
 | `resp.choices[0].message.tool_calls` tested for truth, `is None`, `is not None` | `any(item.type == "function_call" for item in resp.output)`, negated for `is None` |
 
 The same holds in comprehensions, in `for call in (message.tool_calls or [])`, and through a
@@ -15,7 +19,9 @@ name bound to the message (`message = resp.choices[0].message`, which goes away)
 
 ## Why
 `resp.choices` does not exist on a Response. A `function_call` item's `id` is the item's own
-id (`fc_...`); the id that pairs a call with its result is `call_id`.
+id (`fc_...`); the id that pairs a call with its result is `call_id`. `responses.parse` parses
+the arguments of each function call item as `chat.completions.parse` did (into the tool's model,
+with `json.loads` for another strict tool, `None` otherwise) and keeps them as `parsed_arguments`.
 
 ## Example
 ```python
@@ -36,12 +42,16 @@ if any(item.type == "function_call" for item in resp.output):
 Safe for the reads above. `tool_calls` is `None` when the model called no tool and the function
 calls are then an empty list, so a test for truth or for `None` keeps its meaning; reading
 `tool_calls[0]` without a call fails in both versions (`TypeError` before, `IndexError` after).
-Any other read of the calls or of a loop variable (`len(...)`, `call.type`, `call.model_dump()`,
-passing a call to a function, unpacking `enumerate(...)`) blocks the call and is reported.
+Any other read of the calls, of a loop variable or of a name holding one call (`len(...)`,
+`call.type`, `call.model_dump()`, passing a call to a function, unpacking `enumerate(...)`)
+blocks the call and is reported. The calls, or one call, printed, logged or put in an f-string
+are reported too; with `--unsafe-fixes` the line shows the function_call items instead (an
+unsafe fix: what it shows changes, `[]` where it showed `None`), and a `# migrator:` comment
+above the call says so.
 """
 
 import dataclasses
-from typing import Union
+from typing import Optional, Tuple, Union
 
 import libcst as cst
 
@@ -49,11 +59,24 @@ from migrator.analysis import CallSite
 from migrator.semantic.flow import ResultUse
 from migrator.rules._function_calling import FUNCTION_CALLS, presence_test, replaced, used_in
 from migrator.model import FixSafety
-from migrator.rule import Block, Example, Rule, UseRewrite
+from migrator.rule import Block, Example, Rewrite, Rule, UseRewrite
+from migrator.rules._chat_types import isinstance_test
+from migrator.rules._shown import is_shown
+from migrator.shapes import one_line
 
 TOOL_CALLS = ("choices", 0, "message", "tool_calls")
 # A Chat tool call's fields -> the function_call item's.
 FIELDS = {("id",): "call_id", ("function", "name"): "name", ("function", "arguments"): "arguments"}
+# A tool call's class -> the function_call item's, for ``isinstance(call, ...)``: every call a
+# migrated call can make is a function call (rule ``tool_definitions`` maps function tools only),
+# as every item read here is a function_call item.
+TOOL_CALL_CLASSES = {
+    "ChatCompletionMessageToolCall": "ResponseFunctionToolCall",
+    "ChatCompletionMessageFunctionToolCall": "ResponseFunctionToolCall",
+    "ParsedFunctionToolCall": "ParsedResponseFunctionToolCall",
+}
+# With ``parse``, what the arguments parse to: the parsed function_call item's own field.
+PARSED_ARGUMENTS = ("function", "parsed_arguments")
 
 RULE = Rule(
     title="Reads of the tool calls",
@@ -76,6 +99,36 @@ RULE = Rule(
         ),
         Example(
             before=(
+                "import json\n"
+                "import openai\n"
+                'r = openai.chat.completions.create(model="gpt-4o", messages=m)\n'
+                "if r.choices[0].message.tool_calls:\n"
+                "    call = r.choices[0].message.tool_calls[0]\n"
+                "    print(call.function.name, json.loads(call.function.arguments))\n"
+            ),
+            after=(
+                "import json\n"
+                "import openai\n"
+                'r = openai.responses.create(model="gpt-4o", input=m)\n'
+                'if any(item.type == "function_call" for item in r.output):\n'
+                '    call = [item for item in r.output if item.type == "function_call"][0]\n'
+                "    print(call.name, json.loads(call.arguments))\n"
+            ),
+        ),
+        Example(
+            before=(
+                "import openai\n"
+                'r = openai.chat.completions.parse(model="gpt-4o", messages=m, tools=[openai.pydantic_function_tool(GetWeather)])\n'
+                "print(r.choices[0].message.tool_calls[0].function.parsed_arguments.city)\n"
+            ),
+            after=(
+                "import openai\n"
+                'r = openai.responses.parse(model="gpt-4o", input=m, tools=[openai.pydantic_responses_function_tool(GetWeather)])\n'
+                'print([item for item in r.output if item.type == "function_call"][0].parsed_arguments.city)\n'
+            ),
+        ),
+        Example(
+            before=(
                 "import openai\n"
                 'r = openai.chat.completions.create(model="gpt-4o", messages=m)\n'
                 "print(len(r.choices[0].message.tool_calls))\n"
@@ -93,9 +146,83 @@ def tool_calls(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block, None]
     rest = use.path[len(TOOL_CALLS) :]
     if not rest:
         return _all_calls(use, site)
-    if isinstance(rest[0], int) and rest[1:] in FIELDS:
-        return replaced(use, len(use.path), f"{FUNCTION_CALLS}[{rest[0]}].{FIELDS[rest[1:]]}", site.analysis)
-    return Block(f"`{use.code}` has no Responses equivalent the tool can prove")
+    if not isinstance(rest[0], int):
+        return Block(f"`{use.code}` has no Responses equivalent the tool can prove")
+    call = f"{FUNCTION_CALLS}[{rest[0]}]"
+    holder = _held_in_name(use) if len(rest) == 1 else None
+    if holder is not None:
+        return _held_call(use, holder, call, site)
+    field = _field(rest[1:], site)
+    if field is None:
+        return Block(f"`{use.code}` has no Responses equivalent the tool can prove")
+    length, name = field
+    return replaced(use, len(TOOL_CALLS) + 1 + length, f"{call}.{name}", site.analysis)
+
+
+def _field(path: tuple, site: CallSite) -> Optional[Tuple[int, str]]:
+    """The function_call item's field a read of a Chat tool call's ``path`` maps to, and how
+    many segments of the path it replaces; None when it maps to none."""
+    if path in FIELDS:
+        return len(path), FIELDS[path]
+    if path[:2] == PARSED_ARGUMENTS and site.kind.endswith(".parse"):
+        return 2, "parsed_arguments"  # what follows reads the parsed value, the same in both
+    return None
+
+
+def _held_in_name(use: ResultUse) -> Optional[cst.Name]:
+    """The name ``use`` is assigned to: ``call = message.tool_calls[0]``."""
+    assign = use.parent
+    if isinstance(assign, cst.Assign) and assign.value is use.outer and len(assign.targets) == 1:
+        target = assign.targets[0].target
+        return target if isinstance(target, cst.Name) else None
+    return None
+
+
+def _held_call(use: ResultUse, name: cst.Name, call: str, site: CallSite) -> Union[UseRewrite, Block]:
+    """``call = message.tool_calls[0]``: the name holds the function_call item instead."""
+    return _with_reads(replaced(use, len(use.path), call, site.analysis), name, site)
+
+
+def _with_reads(rewrite: Union[UseRewrite, Block], name: cst.Name, site: CallSite) -> Union[UseRewrite, Block]:
+    """``rewrite`` (which makes ``name`` hold a function_call item where it held a Chat tool
+    call) with the reads of ``name`` made reads of the item. Where the call is only shown
+    (printed, logged), the item is shown instead: an unsafe fix."""
+    if isinstance(rewrite, Block):
+        return rewrite
+    trace = site.analysis.flow.trace_name(name)
+    if trace.escapes:
+        return Block(trace.escapes[0].reason)
+    if trace.exported_functions:
+        return Block(f"a tool call is returned from `{trace.exported_functions[0]}`, which other modules may call")
+    reads, shown = [], []
+    for read in trace.uses:
+        if not read.path and is_shown(read.outer, site):
+            shown.append(read.code)
+            continue
+        narrowed = isinstance_test(read, site, TOOL_CALL_CLASSES)
+        if isinstance(narrowed, Block):
+            return narrowed
+        if narrowed is not None:
+            reads.append(narrowed)
+            continue
+        if not read.path:
+            return Block(f"the tool call `{name.value}` is used whole, in `{used_in(read, site.analysis)}`: only its id, name and arguments map")
+        field = _field(read.path, site)
+        if field is None:
+            return Block(f"`{read.code}` has no Responses equivalent the tool can prove")
+        length, field_name = field
+        reads.append(read.replace(length, "{base}." + field_name))
+    if shown:
+        return _shown_anyway(shown[0], "the tool call's fields", "a function_call item", (rewrite, *reads))
+    return dataclasses.replace(rewrite, more=tuple(reads))
+
+
+def _shown_anyway(code: str, what: str, now: str, rewrites: Tuple[UseRewrite, ...]) -> Block:
+    """A line showing a Chat tool call (or all of them) shows the function_call items instead,
+    with ``--unsafe-fixes``: what it prints changes, what the program does does not."""
+    code = one_line(code)
+    reason = f"`{code}` shows {what} as they are, and {now} has other fields"
+    return Block(reason, unsafe=Rewrite(note=f"`{code}` now shows {now}", elsewhere=rewrites))
 
 
 def _all_calls(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block]:
@@ -113,6 +240,9 @@ def _all_calls(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block]:
     presence = presence_test(use, len(TOOL_CALLS), analysis)
     if presence is not None:
         return presence
+    if is_shown(node, site):  # ``None`` without calls, where the items are ``[]``
+        calls = replaced(use, len(TOOL_CALLS), FUNCTION_CALLS, analysis)
+        return calls if isinstance(calls, Block) else _shown_anyway(use.code, "the Chat tool calls (`None` without calls)", "a list of function_call items", (calls,))
     return Block(f"`{use.code}` is used in `{used_in(use, analysis)}`, which has no Responses equivalent the tool can prove (it is `None` without calls)")
 
 
@@ -135,17 +265,4 @@ def _loop(use: ResultUse, loop: Union[cst.For, cst.CompFor], site: CallSite) -> 
     """Loop over the function_call items; each read of the loop variable reads the item."""
     if not isinstance(loop.target, cst.Name):
         return Block(f"the loop over `{use.code}` unpacks each call, which the tool cannot follow")
-    trace = site.analysis.flow.trace_name(loop.target)
-    if trace.escapes:
-        return Block(trace.escapes[0].reason)
-    if trace.exported_functions:
-        return Block(f"a tool call is returned from `{trace.exported_functions[0]}`, which other modules may call")
-    reads = []
-    for read in trace.uses:
-        if not read.path:
-            return Block(f"the tool call `{read.code}` is used whole, in `{used_in(read, site.analysis)}`: only its id, name and arguments map")
-        if read.path not in FIELDS:
-            return Block(f"`{read.code}` has no Responses equivalent the tool can prove")
-        reads.append(read.replace(len(read.path), "{base}." + FIELDS[read.path]))
-    calls = replaced(use, len(TOOL_CALLS), FUNCTION_CALLS, site.analysis)
-    return calls if isinstance(calls, Block) else dataclasses.replace(calls, more=tuple(reads))
+    return _with_reads(replaced(use, len(TOOL_CALLS), FUNCTION_CALLS, site.analysis), loop.target, site)

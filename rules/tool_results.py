@@ -5,6 +5,7 @@ Rewrites the conversation a tool-calling loop sends back, so that it holds Respo
 | Chat Completions | Responses |
 |---|---|
 | `messages.append(resp.choices[0].message)` (or `.model_dump()`) | `messages.extend(resp.output)` |
+| `messages=[..., resp.choices[0].message, ...]` in the next call | `input=[..., *resp.output, ...]` |
 | `{"role": "tool", "tool_call_id": call_id, "content": result}` | `{"type": "function_call_output", "call_id": call_id, "output": result}` |
 | `{"role": "assistant", "tool_calls": [{"id": i, "type": "function", "function": {"name": n, "arguments": a}}]}` | `{"type": "function_call", "call_id": i, "name": n, "arguments": a}` items |
 
@@ -39,11 +40,13 @@ conversation, a list a function of the module returns, or a copy of a constant:
 `list(DEFAULT_MESSAGES)`); everything added to it is a dict literal (maybe held in a name) or
 the message of a response to a call that sends this same history; and nothing else reads it
 (`len(messages)` would count items, a loop over it would meet items instead of message dicts).
-All the calls that send it migrate together or none does. Messages written outside the history
+All the calls that send it migrate together or none does; so do a call and the next one whose
+`messages=[...]` literal holds its message. Messages written outside the history
 (in a function returning it, a constant it copies, a name) are not rewritten, since other code
 may read them. Otherwise the call is reported, as it is when, in a call that can use tools, the
 history comes from a parameter or another module, or receives something the tool cannot see
-into (a message built by a helper function), and when a response's message is added to a list
+into (a message built by a helper function; a call without tools counts as one that can use
+them when another call sending the same history can), and when a response's message is added to a list
 the tool cannot see whole (`messages = DEFAULT_MESSAGES` shares the constant).
 Legacy `function` messages carry no call id to pair them with their call, an assistant
 message with both text and tool calls is not split, and the output of a response that is not
@@ -59,7 +62,7 @@ import libcst as cst
 
 from migrator.analysis import CallSite
 from migrator.semantic.flow import ResultUse
-from migrator.rules._history import DUMPED_MESSAGE, RESPONSE_MESSAGE, container_of, output_rewrite
+from migrator.rules._history import DUMPED_MESSAGE, RESPONSE_MESSAGE, container_of, inline_answer, output_rewrite, sent_inline
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rule, UseRewrite
 
@@ -91,6 +94,14 @@ RULE = Rule(
         Example(
             before=(
                 "import openai\n"
+                'r = openai.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": q}], store=False)\n'
+                'r2 = openai.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": q}, r.choices[0].message])\n'
+            ),
+            finding="the response is not stored",
+        ),
+        Example(
+            before=(
+                "import openai\n"
                 'messages: list = [{"role": "user", "content": q}]\n'
                 'r = openai.chat.completions.create(model="gpt-4o", messages=messages)\n'
                 "messages.append(r.choices[0].message)\n"
@@ -116,6 +127,9 @@ def response_message(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block,
     if container is None:
         return Block(f"the message `{use.code}` is used other than by adding it to a history the tool can follow")
     context, history = container
+    consumer = sent_inline(context, site.analysis)
+    if consumer is not None:
+        return inline_answer(use, site, context, consumer)
     if history is None or not _sends(site, history):
         return Block(f"the message `{use.code}` is added to a list that this call does not send as its `messages`")
     # The history itself is checked by the ``messages`` hook of this call, which makes the same

@@ -32,18 +32,16 @@ screen or a log (a dict kept, a file written, JSON returned) is only reported: c
 its keys.
 """
 
-from typing import Optional, Union
-
-import libcst as cst
+from typing import Union
 
 from migrator.analysis import CallSite
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rewrite, Rule
+from migrator.rules._shown import is_shown
 from migrator.semantic.flow import CALL, ResultUse
 from migrator.shapes import one_line
 
 SERIALISERS = frozenset({"model_dump", "model_dump_json", "to_json", "to_dict"})
-LOGGING_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
 
 RULE = Rule(
     title="A response printed or logged whole",
@@ -85,35 +83,9 @@ def shown_whole(use: ResultUse, site: CallSite) -> Union[Block, None]:
     path = use.path[1:] if use.path[:1] == ("usage",) else use.path
     if path and not (len(path) == 2 and path[0] in SERIALISERS and path[1] == CALL):
         return None
-    if not _is_shown(use.outer, site):
+    if not is_shown(use.outer, site):
         return None
     code = one_line(use.code)
     reason = f"`{code}` shows the response's fields as they are, and a Response has other fields"
     return Block(reason, unsafe=Rewrite(note=f"`{code}` now shows the fields of a Response"))
 
-
-def _is_shown(node: cst.CSTNode, site: CallSite) -> bool:
-    """Is ``node`` an argument of ``print`` or of a ``logging`` call, or a field of an f-string?"""
-    parents = site.analysis.nodes.parents
-    parent = parents.get(node)
-    if isinstance(parent, cst.FormattedStringExpression):
-        return True
-    call = parents.get(parent) if isinstance(parent, cst.Arg) and not parent.star else None
-    if not isinstance(call, cst.Call):
-        return False
-    return site.analysis.flow.calls_builtin(call, "print") or _is_logging(call.func, site)
-
-
-def _is_logging(func: cst.BaseExpression, site: CallSite) -> bool:
-    """``logging.info(...)``, or ``logger.info(...)`` on what ``logging.getLogger(...)`` returns."""
-    if not (isinstance(func, cst.Attribute) and func.attr.value in LOGGING_METHODS):
-        return False
-    analysis = site.analysis
-    if "logging" in analysis.imports.imported_as(func.value):
-        return True
-    values = analysis.bindings.bound_values(func.value)
-    return bool(values) and all(_is_get_logger(value, site) for value in values)
-
-
-def _is_get_logger(value: Optional[cst.CSTNode], site: CallSite) -> bool:
-    return isinstance(value, cst.Call) and "logging.getLogger" in site.analysis.imports.qualified(value.func, imported_only=True)

@@ -308,3 +308,75 @@ def test_a_line_holding_part_of_the_result_is_not_removed_with_a_comment_inside(
     )
     output = transform_source(source).output
     assert b"# the first choice" in output
+
+
+def test_comment_lines_above_a_removed_line_stay_above_the_next_one():
+    source = program(
+        f"resp = {CALL.decode()}\n"
+        "\n"
+        "# the first answer\n"
+        "message = resp.choices[0].message\n"
+        "# show it\n"
+        "print(message.content)\n"
+    )
+    assert migrated(source) == program(
+        f"resp = {MIGRATED_CALL.decode()}\n"
+        "\n"
+        "# the first answer\n"
+        "# show it\n"
+        f"print({MIGRATED_READ.decode()})\n"
+    )
+
+
+def test_comment_lines_above_a_removed_last_line_stay_at_the_end_of_its_block():
+    source = program(
+        "def answer():\n"
+        f"    resp = {CALL.decode()}\n"
+        "    print(resp.choices[0].message.content)\n"
+        "    # kept for later\n"
+        "    message = resp.choices[0].message\n"
+        "\n"
+        "\n"
+        "answer()\n"
+    )
+    assert migrated(source) == program(
+        "def answer():\n"
+        f"    resp = {MIGRATED_CALL.decode()}\n"
+        f"    print({MIGRATED_READ.decode()})\n"
+        "    # kept for later\n"
+        "\n"
+        "\n"
+        "answer()\n"
+    )
+
+
+def test_a_line_holding_part_of_the_result_is_not_removed_with_a_comment_after_it():
+    source = program(
+        f"resp = {CALL.decode()}\n"
+        "message = resp.choices[0].message  # the first choice\n"
+        "print(message.content)\n"
+    )
+    assert b"# the first choice" in transform_source(source).output
+
+
+def test_comment_lines_above_a_removed_line_stay_above_a_line_that_became_several():
+    source = program(
+        f"first = {CALL.decode()}\n"
+        'request: dict = {"model": "gpt-4o-mini"}\n'
+        "# the first answer\n"
+        "answer = first.choices[0].message\n"
+        'request["messages"] = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": answer.content}]\n'
+        "second = client.chat.completions.create(**request)\n"
+        "print(second.choices[0].message.content)\n"
+    )
+    result = transform_source(source)
+    assert result.calls_migrated == 2, result.findings
+    assert result.output == program(
+        f"first = {MIGRATED_CALL.decode()}\n"
+        'request: dict = {"model": "gpt-4o-mini"}\n'
+        "# the first answer\n"
+        'request["instructions"] = "Be brief."\n'
+        'request["input"] = first.output_text\n'
+        "second = client.responses.create(**request)\n"
+        "print(second.output_text)\n"
+    )

@@ -1,0 +1,40 @@
+"""Where a value is only shown to a person: printed, logged, or put in an f-string.
+
+What such a line shows changes when the value's type does, and nothing but a person reads it;
+rules that let it change do so only as an unsafe fix, with a note.
+"""
+
+from typing import Optional
+
+import libcst as cst
+
+from migrator.analysis import CallSite
+
+LOGGING_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
+
+
+def is_shown(node: cst.CSTNode, site: CallSite) -> bool:
+    """Is ``node`` an argument of ``print`` or of a ``logging`` call, or a field of an f-string?"""
+    parents = site.analysis.nodes.parents
+    parent = parents.get(node)
+    if isinstance(parent, cst.FormattedStringExpression):
+        return True
+    call = parents.get(parent) if isinstance(parent, cst.Arg) and not parent.star else None
+    if not isinstance(call, cst.Call):
+        return False
+    return site.analysis.flow.calls_builtin(call, "print") or _is_logging(call.func, site)
+
+
+def _is_logging(func: cst.BaseExpression, site: CallSite) -> bool:
+    """``logging.info(...)``, or ``logger.info(...)`` on what ``logging.getLogger(...)`` returns."""
+    if not (isinstance(func, cst.Attribute) and func.attr.value in LOGGING_METHODS):
+        return False
+    analysis = site.analysis
+    if "logging" in analysis.imports.imported_as(func.value):
+        return True
+    values = analysis.bindings.bound_values(func.value)
+    return bool(values) and all(_is_get_logger(value, site) for value in values)
+
+
+def _is_get_logger(value: Optional[cst.CSTNode], site: CallSite) -> bool:
+    return isinstance(value, cst.Call) and "logging.getLogger" in site.analysis.imports.qualified(value.func, imported_only=True)
