@@ -541,7 +541,8 @@ def _names_in(function: object) -> Tuple[str, ...]:
 
 def _calls_attribute_hooks(helper: str) -> bool:
     names = set(_names_in(getattr(internal, helper)))
-    names.update(*(_names_in(getattr(internal, other)) for other in names & _VISIT_HELPERS))  # visit_sequence: tuple(visit_iterable(...))
+    # through another helper: visit_sequence returns tuple(visit_iterable(...))
+    names.update(*(_names_in(getattr(internal, other)) for other in names & _VISIT_HELPERS))
     return {"on_visit_attribute", "visit", "on_leave_attribute"} <= names
 
 
@@ -549,8 +550,8 @@ def _hooked_node_classes(visitor_class: type) -> frozenset:
     return frozenset(getattr(cst, name[len("visit_"):]) for name in vars(visitor_class) if name.startswith("visit_"))
 
 
-# What the fast ways rely on, each with what it is a test of. The first that does not hold (or
-# raises) sends every caller to LibCST's public API.
+# What the fast ways rely on, each said as what is expected of LibCST. The first that does not
+# hold (or raises) sends every caller to LibCST's public API.
 _FACTS: Tuple[Tuple[str, Callable[[], bool]], ...] = (
     ("its version is one this module covers", _covered_version),
     (  # _child_fields reads this order from the source of Call._visit_and_replace_children
@@ -605,7 +606,7 @@ def internals_rejected() -> Optional[str]:
         except Exception:  # a name moved or gone: LibCST changed in a way not foreseen
             held = False
         if not held:
-            return f"LibCST {cst.LIBCST_VERSION}: no longer true that {fact}"
+            return f"LibCST {cst.LIBCST_VERSION}: expected that {fact}"
     return None
 
 

@@ -234,7 +234,8 @@ def test_children_of_nodes_a_rewrite_builds_with_lists():
 # ----- The engine, with LibCST's internals and with its public API
 
 # Runs the engine over the fixtures (all, or those of the rules named as arguments) and prints,
-# as JSON, whether LibCST's internals were used and everything the engine made of each case.
+# as JSON, whether LibCST's internals were used (and why not), the ways to children and scopes
+# chosen, and everything the engine made of each case.
 ENGINE_OVER_FIXTURES = """
 import json, sys
 from migrator import libcst_internals
@@ -251,8 +252,13 @@ for case in all_cases():
         result.exported_names, result.imported_names,
     ]
 json.dump({"uses_internals": libcst_internals.USES_INTERNALS, "reason": libcst_internals.PUBLIC_API_REASON,
+           "ways": [libcst_internals.children.__name__, libcst_internals.resolve_scopes.__name__],
            "results": results}, sys.stdout)
 """
+
+
+INTERNAL_WAYS = ["children_from_fields", "scopes_without_wrapper"]
+PUBLIC_WAYS = ["libcsts_children", "libcsts_scopes"]
 
 
 def _engine_run(switch: bool, prelude: str = "", rules: tuple = ()) -> subprocess.Popen:
@@ -275,6 +281,7 @@ def test_the_engine_gives_the_same_results_for_every_fixture_with_libcsts_public
     with_internals, with_public_api = _engine_run(switch=False), _engine_run(switch=True)  # side by side
     fast, public = _outcome(with_internals), _outcome(with_public_api)
     assert (fast["uses_internals"], public["uses_internals"]) == (True, False)
+    assert (fast["ways"], public["ways"]) == (INTERNAL_WAYS, PUBLIC_WAYS)
     assert public["reason"] == f"${PUBLIC_API_SWITCH} is 1"
     assert len(fast["results"]) == len(list(FIXTURES.glob("*/*/before.py")))
     assert fast["results"] == public["results"]
@@ -331,7 +338,7 @@ CHANGED_LIBCSTS = {
 def test_the_check_rejects_a_libcst_unlike_the_one_the_internals_were_written_for(change, monkeypatch):
     CHANGED_LIBCSTS[change](monkeypatch)
     reason = internals_rejected()
-    assert reason is not None and reason.startswith(f"LibCST {cst.LIBCST_VERSION}: no longer true that ")
+    assert reason is not None and reason.startswith(f"LibCST {cst.LIBCST_VERSION}: expected that ")
 
 
 def test_the_switch_sends_everything_to_libcsts_public_api(monkeypatch):
@@ -354,7 +361,7 @@ def test_a_libcst_rejected_at_load_is_used_through_its_public_api_with_the_same_
     rules = ("chat_completions_create", "untraced_result")
     changed, reference = _engine_run(False, CALL_METHOD_WRAPPED, rules), _engine_run(False, rules=rules)
     fallback, fast = _outcome(changed), _outcome(reference)
-    assert fallback["uses_internals"] is False
+    assert fallback["uses_internals"] is False and fallback["ways"] == PUBLIC_WAYS
     assert "Call._visit_and_replace_children" in fallback["reason"]
     assert fast["uses_internals"] is True
     assert fallback["results"] and fallback["results"] == fast["results"]
