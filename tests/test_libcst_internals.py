@@ -287,8 +287,9 @@ def test_the_engine_gives_the_same_results_for_every_fixture_with_libcsts_public
     assert fast["results"] == public["results"]
 
 
-def test_the_installed_libcst_is_covered():
+def test_the_installed_libcst_is_covered(monkeypatch):
     """Else every run would quietly take the slow way."""
+    monkeypatch.delenv(PUBLIC_API_SWITCH, raising=False)
     assert internals_rejected() is None
 
 
