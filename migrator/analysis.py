@@ -19,7 +19,7 @@ from libcst.helpers import get_full_name_for_node
 from libcst.metadata import CodeRange
 
 from migrator.clients import is_openai_client, is_other_sdk_client
-from migrator.metadata import NEWLINE
+from migrator.libcst_internals import NEWLINE, children
 from migrator.model import ImportedClient, Options, ProjectFacts
 from migrator.screen import CALL_SITE, legacy_method
 from migrator.semantic.bindings import Bindings
@@ -28,7 +28,6 @@ from migrator.semantic.flow import ValueFlow
 from migrator.semantic.imports import Imports
 from migrator.semantic.nodes import Nodes
 from migrator.shapes import STRING_NODES
-from migrator.traversal import children
 
 # Where the SDK keeps the Chat Completions types, and the Chat-only shapes it keeps elsewhere
 # (the nested json_schema response format).

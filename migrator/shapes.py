@@ -7,7 +7,7 @@ from typing import Dict, Iterator, Optional, Sequence, Union
 
 import libcst as cst
 
-from migrator.traversal import children
+from migrator.libcst_internals import children
 
 STRING_NODES = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
 

@@ -31,7 +31,7 @@ from migrator.shapes import (
     separator,
     string_like,
 )
-from migrator.traversal import children
+from migrator.libcst_internals import children
 
 # Every function call of a Response, and whether there is one. ``{base}`` is the Response.
 FUNCTION_CALLS = '[item for item in {base}.output if item.type == "function_call"]'

@@ -19,7 +19,7 @@ import libcst as cst
 from migrator.analysis import ModuleAnalysis
 from migrator.semantic.flow import CALL, constant_index, PathSegment
 from migrator.shapes import code_of, is_constant, literal_string, one_line
-from migrator.traversal import children
+from migrator.libcst_internals import children
 
 Path = Tuple[PathSegment, ...]
 

@@ -20,7 +20,7 @@ import pytest
 from migrator import notebook
 from migrator.analysis import ModuleAnalysis
 from migrator.engine import transform_notebook, transform_source
-from migrator.metadata import NEWLINE
+from migrator.libcst_internals import NEWLINE
 from migrator.model import Options
 from migrator.screen import CALL_SITE
 from tests.fixture_cases import all_cases

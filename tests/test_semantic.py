@@ -7,7 +7,7 @@ import textwrap
 import libcst as cst
 import pytest
 
-from migrator.metadata import Positions, resolve_scopes
+from migrator.libcst_internals import Positions, resolve_scopes
 from migrator.semantic.reaching import ReachingDefinitions
 from migrator.shapes import is_name
 

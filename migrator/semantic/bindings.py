@@ -11,7 +11,7 @@ from typing import List, Mapping, Optional, Set, Tuple, Union
 import libcst as cst
 from libcst.metadata import Assignment, BaseAssignment, Scope
 
-from migrator.metadata import resolve_scopes
+from migrator.libcst_internals import resolve_scopes
 from migrator.semantic.nodes import Nodes
 from migrator.semantic.reaching import ReachingDefinitions
 from migrator.shapes import is_name

@@ -9,9 +9,8 @@ from typing import Dict, List, Optional, Tuple, Union
 
 import libcst as cst
 
-from migrator.metadata import Positions
+from migrator.libcst_internals import Positions, children
 from migrator.shapes import string_text, walk
-from migrator.traversal import children
 
 # The nodes whose ``body`` runs its statements one after the other, from the first.
 BLOCKS = (cst.Module, cst.IndentedBlock, cst.SimpleStatementLine, cst.SimpleStatementSuite)

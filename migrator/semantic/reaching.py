@@ -24,7 +24,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional,
 import libcst as cst
 from libcst.metadata import BaseAssignment, FunctionScope, GlobalScope, Scope
 
-from migrator.traversal import children
+from migrator.libcst_internals import children
 
 Bindings = FrozenSet[BaseAssignment]
 # The bindings each name of a scope may hold at one point of its code; None where no run gets.
