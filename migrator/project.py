@@ -27,12 +27,14 @@ from __future__ import annotations
 import ast
 import os
 import re
+from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from migrator.model import ImportedClient, ProjectFacts
+from migrator.screen import CALL_SITE
 
 if TYPE_CHECKING:
     from migrator.cache import Cache, ImportIndex
@@ -105,10 +107,13 @@ class Project:
         self._trees: Dict[Path, _Tree] = {}
         _package.cache_clear()  # what the folders hold as this run starts
 
-    def facts(self, path: Path, source: bytes, exported: Sequence[str], imported: Sequence[str]) -> ProjectFacts:
+    def facts(
+        self, path: Path, source: bytes, exported: Sequence[str], imported: Sequence[str], chat_calls: bool = False
+    ) -> ProjectFacts:
         """What the rest of the project says about the module at ``path``: where other modules
-        import each of the ``exported`` top-level names, and which of the ``imported`` names
-        are OpenAI clients (or functions returning one) in the module they come from."""
+        import each of the ``exported`` top-level names, which of the ``imported`` names are
+        OpenAI clients (or functions returning one) in the module they come from, and (with
+        ``chat_calls``) where the modules it imports call Chat Completions."""
         path = path.resolve()
         root = self._root or project_root(path)
         if _left_out(root, path):  # in a folder the project leaves out (hidden, say): its own
@@ -121,6 +126,7 @@ class Project:
         return ProjectFacts(
             importers=tuple((name, tuple(importers[name])) for name in exported if importers.get(name)),
             clients=tuple(clients),
+            chat_calls=tuple(tree.chat_calls_imported(module)) if chat_calls else (),
         )
 
     def _tree(self, root: Path) -> "_Tree":
@@ -266,6 +272,45 @@ class _Tree:
         beside = [m for m in matches if m.base == importer.base]
         chosen = beside or matches
         return chosen[0] if len(chosen) == 1 else None
+
+    # -- what the modules a module imports call ----------------------------------------
+
+    def chat_calls_imported(self, importer: _Module) -> List[str]:
+        """Where the project modules ``importer`` imports, directly or through others, call
+        Chat Completions ("path:line"), the modules it imports itself first. Their text is
+        searched as the screen searches it (``CALL_SITE``): cheap, and a call in a string or a
+        comment counts too."""
+        found: List[str] = []
+        seen: Set[Path] = {importer.path}
+        pending = deque([(importer, 0)])
+        while pending:
+            module, depth = pending.popleft()
+            for imported in self._modules_imported(module):
+                if imported.path in seen:
+                    continue
+                seen.add(imported.path)
+                text = _read(imported.path)
+                found.extend(self.where(imported.path, 1 + text.count("\n", 0, call.start())) for call in CALL_SITE.finditer(text))
+                if depth < MAX_RE_EXPORTS:
+                    pending.append((imported, depth + 1))
+        return found
+
+    def _modules_imported(self, importer: _Module) -> Iterator[_Module]:
+        """The project modules the import statements of ``importer`` name: ``from app import
+        llm`` names ``app.llm`` if it is a module, else ``app``."""
+        for statement in self.imports(importer.path).statements:
+            if isinstance(statement, ast.ImportFrom):
+                source = self._absolute(importer, statement.module, statement.level)
+                for alias in statement.names:
+                    whole = f"{source}.{alias.name}" if source else alias.name
+                    module = self._resolve(importer, whole) or self._resolve(importer, source)
+                    if module is not None:
+                        yield module
+            else:
+                for alias in statement.names:
+                    module = self._resolve(importer, alias.name)
+                    if module is not None:
+                        yield module
 
     # -- what an imported name holds --------------------------------------------------
 
