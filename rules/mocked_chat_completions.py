@@ -1,39 +1,72 @@
 """
 ## What it does
-Reports test code that stands in for Chat Completions: a mock of the SDK's method, by the path
-of its class (`mock.patch("openai.resources.chat.Completions.create")`, `mocker.patch(...)`,
-`monkeypatch.setattr("openai.resources.chat.completions.AsyncCompletions.create", fake)`), by
-the class or the resource object itself (`patch.object(Completions, "create")`,
-`monkeypatch.setattr(client.chat.completions, "create", fake)`), and HTTP routes faked for the
-endpoint (`respx.post(".../chat/completions")`, `responses.add(responses.POST,
-".../chat/completions")`, `httpx_mock.add_response(url=".../chat/completions")`,
-`requests_mock.post(...)`). The legacy text completions (`openai.resources.completions`) count
-too.
+Reports test code that stands in for Chat Completions, at the mock or the fake:
+
+- a mock of the SDK's method, by the path of its class
+  (`mock.patch("openai.resources.chat.Completions.create")`, `mocker.patch(...)`,
+  `monkeypatch.setattr("openai.resources.chat.completions.AsyncCompletions.create", fake)`),
+  or by the class or the resource object itself (`patch.object(Completions, "create")`,
+  `monkeypatch.setattr(client.chat.completions, "create", fake)`);
+- HTTP routes faked for the endpoint (`respx.post(".../chat/completions")`,
+  `responses.add(responses.POST, ".../chat/completions")`,
+  `httpx_mock.add_response(url=".../chat/completions")`, `requests_mock.post(...)`), and
+  `httpx.MockTransport(handler)` whose handler (a function of the module, or a lambda) spells
+  `chat/completions`;
+- fakes shaped like a Chat response: the SDK's Chat types built (`ChatCompletion(...)`,
+  `ChatCompletion.model_validate(...)` or `.construct(...)`, `ChatCompletionChunk`,
+  `ChatCompletionMessage`, `Choice`, any class of `openai.types.chat` but the request's
+  `...Param`s), mocks and namespaces given `choices` or a Chat spec (`MagicMock(choices=[...])`,
+  `Mock(spec=ChatCompletion)`, `create_autospec(ChatCompletion)`,
+  `SimpleNamespace(choices=...)`), `choices` set on a mock (`create.return_value.choices = [...]`,
+  `response.choices[0].message.content = "Hi"` where `response` holds a `MagicMock()`), and
+  JSON bodies (`{"choices": [{"message": {...}}]}`, a chunk's `delta`, a text completion's
+  `text`). A fake inside a reported mock (`respx.post(URL).respond(json={...})`) or fake is
+  reported with it. Fakes count only in test code: a module importing a test library
+  (`unittest.mock`, `pytest`, `respx`, ...), so that production code building Chat types (a
+  proxy answering in that format) is not reported.
+
+The finding names the calls that make the mock stale: the Chat Completions calls of the project
+modules the test module imports, directly or through others (`app/llm.py:12`, the nearest
+first, at most three and how many more), as a text search of those modules finds them. The
+legacy text completions (`openai.resources.completions`) count too.
 
 ## Why
-Once the code under test is migrated to `responses.create`, these stand-ins intercept nothing:
-the tests then reach the network, or pass without testing the call at all. The tool migrates
+Once the code under test is migrated to `responses.create`, these stand-ins intercept nothing
+and these fakes no longer match what it reads (`output_text`, `output`, not `choices`): the
+tests then reach the network, fail, or pass without testing the call at all. The tool migrates
 the calls, not the tests that fake them, so a migration that leaves them would be silent.
 
 ## Example
 ```python
 from unittest import mock
 
+from openai.types.chat import ChatCompletion
+
 @mock.patch("openai.resources.chat.Completions.create")
 def test_answer(create):
-    create.return_value = fake_completion("Hi")
+    create.return_value = ChatCompletion.model_validate(COMPLETION)
     assert answer("Hello") == "Hi"
 ```
 
 ## Use instead
 Mock the Responses method (`openai.resources.responses.Responses.create`, or `AsyncResponses`
-for the async client) and return a `Response`, or route `/v1/responses`, when the code under
-test is migrated; until then, keep the mock as it is.
+for the async client) and return a `Response` (`openai.types.responses.Response`, whose
+`output_text` the SDK computes from its `output` items), or route `/v1/responses`, when the
+code under test is migrated; until then, keep the mock as it is.
 
 ## Fix safety
-Manual: the tool only reports. Only mocks it can read are reported: a target written as a
-string literal, a class imported from `openai.resources`, an attribute chain ending in
-`.completions`, a URL literal passed to a mocking library's call.
+Manual: the tool only reports, and rewrites no mock, not even with `--unsafe-fixes`. A mock can
+only move with the code under test, and whether that code migrates is decided in other modules
+(a call keeps a parameter with no equivalent, or its client talks to another server): a patch
+moved to `Responses.create` while a call it intercepted stays on Chat Completions sends that
+test to the network. Even a mock whose answer does not matter (a `side_effect` error, call
+counts) moves only when every call it intercepts does, which a test module cannot see. So a
+person moves each mock with the code, and builds each fake's `Response` by hand (its `output`
+items, their ids and statuses, have no Chat counterpart). Only what the tool can read is
+reported: a target written as a string literal, a class imported from `openai.resources`, an
+attribute chain ending in `.completions`, a URL literal passed to a mocking library's call, a
+fake built in the module; not a fake a helper of another module returns (`fake_completion("Hi")`),
+a dict built key by key, or a transport handler that matches the URL without spelling it.
 """
 
 from typing import Iterator, List, Optional
@@ -91,6 +124,22 @@ RULE = Rule(
                 "import pytest\n"
                 "def test_limits(monkeypatch):\n"
                 '    monkeypatch.setattr(settings, "max_completions", 3)\n'
+            ),
+        ),
+        Example(
+            before=(
+                "from unittest.mock import MagicMock\n"
+                "def test_answer():\n"
+                "    fake = MagicMock(choices=[MagicMock(message=MagicMock(content='Hi'))])\n"
+                "    assert answer('Hello', fake) == 'Hi'\n"
+            ),
+            finding="fake a `Response` (`openai.types.responses.Response`) instead",
+        ),
+        Example(
+            before=(
+                "from openai.types.chat import ChatCompletion\n"
+                "def to_chat(text):\n"
+                "    return ChatCompletion.model_validate({'choices': [{'message': {'content': text}}]})\n"
             ),
         ),
     ],
