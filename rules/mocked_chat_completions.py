@@ -69,11 +69,11 @@ fake built in the module; not a fake a helper of another module returns (`fake_c
 a dict built key by key, or a transport handler that matches the URL without spelling it.
 """
 
-from typing import Iterator, List, Optional
+from typing import Iterator, List, Optional, Tuple
 
 import libcst as cst
 
-from migrator.model import FixSafety
+from migrator.model import Confidence, FixSafety
 from migrator.rule import Example, Report, Rule
 from migrator.shapes import dict_entries, is_name, literal_string, one_line, walk
 
@@ -89,8 +89,8 @@ BUILDERS = frozenset({"model_validate", "model_validate_json", "model_construct"
 MOCK_MODULES = frozenset({"unittest.mock", "mock"})
 MOCK_CLASSES = frozenset({"Mock", "MagicMock", "AsyncMock", "NonCallableMock", "NonCallableMagicMock", "create_autospec"})
 # What a choice of a Chat response (or chunk, or text completion) holds, one of which a fake
-# dict's choice must spell.
-CHOICE_KEYS = frozenset({"message", "delta", "text", "finish_reason"})
+# dict's choice must spell (not a text completion's `text`, which a quiz's choices spell too).
+CHOICE_KEYS = frozenset({"message", "delta", "finish_reason"})
 
 RULE = Rule(
     title="Tests that mock Chat Completions",
@@ -165,9 +165,9 @@ def mocks(analysis) -> List[Report]:
             ))
     if not analysis.imports.imports_reach(TEST_LIBRARIES):
         return reports
-    fakes = list(_fakes(analysis))
+    fakes = dict(_fakes(analysis))
     reported = {report.node for report in reports} | set(fakes)
-    for fake in fakes:
+    for fake, confidence in fakes.items():
         if not _inside_reported(fake, reported, analysis):
             reports.append(Report(
                 fake,
@@ -175,6 +175,7 @@ def mocks(analysis) -> List[Report]:
                 f"{_stale_making(analysis)} move to `responses.create`, the code under test reads a `Response` "
                 f"(`output_text`, `output`), not `choices` (the tests then fail, or pass without testing the call); "
                 f"fake a `Response` (`openai.types.responses.Response`) instead",
+                confidence,
             ))
     return reports
 
@@ -270,18 +271,21 @@ def _faked_transport(call: cst.Call, analysis) -> Optional[str]:
     return None
 
 
-def _fakes(analysis) -> Iterator[cst.CSTNode]:
-    """What the module builds to stand for a Chat response: an SDK Chat type, a mock or a
-    namespace with ``choices``, a dict shaped like the JSON body, a ``choices`` set on a mock."""
+def _fakes(analysis) -> Iterator[Tuple[cst.CSTNode, Confidence]]:
+    """What the module builds to stand for a Chat response, and how surely: an SDK Chat type (or
+    a mock with its spec); a mock or a namespace with ``choices``, a dict shaped like the JSON
+    body, a ``choices`` set on a mock, which other things with choices may look like too."""
     for call in analysis.nodes.nodes_of(cst.Call):
-        if _builds_chat_type(call, analysis) or _is_chat_shaped_mock(call, analysis):
-            yield call
+        if _builds_chat_type(call, analysis) or _is_mock_of_chat_type(call, analysis):
+            yield call, Confidence.HIGH
+        elif _is_mock_with_choices(call, analysis):
+            yield call, Confidence.LOW
     for node in analysis.nodes.nodes_of(cst.Dict):
         if _is_chat_body(node):
-            yield node
+            yield node, Confidence.LOW
     for assign in analysis.nodes.nodes_of(cst.Assign):
         if any(_sets_choices_of_a_mock(target.target, analysis) for target in assign.targets):
-            yield assign
+            yield assign, Confidence.LOW
 
 
 def _builds_chat_type(call: cst.Call, analysis) -> bool:
@@ -301,13 +305,15 @@ def _is_chat_type(node: cst.BaseExpression, analysis) -> bool:
     return False
 
 
-def _is_chat_shaped_mock(call: cst.Call, analysis) -> bool:
-    """``MagicMock(choices=[...])``, ``SimpleNamespace(choices=...)``,
-    ``Mock(spec=ChatCompletion)``, ``create_autospec(ChatCompletion)``."""
+def _is_mock_with_choices(call: cst.Call, analysis) -> bool:
+    """``MagicMock(choices=[...])``, ``SimpleNamespace(choices=...)``."""
+    return _is_mock_class(call.func, analysis) and any(arg.keyword is not None and arg.keyword.value == "choices" for arg in call.args)
+
+
+def _is_mock_of_chat_type(call: cst.Call, analysis) -> bool:
+    """``Mock(spec=ChatCompletion)``, ``MagicMock(ChatCompletion)``, ``create_autospec(ChatCompletion)``."""
     if not _is_mock_class(call.func, analysis):
         return False
-    if any(arg.keyword is not None and arg.keyword.value == "choices" for arg in call.args):
-        return True
     positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
     specs = positional[:1] + [arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value in ("spec", "spec_set")]
     return any(_is_chat_type(spec, analysis) for spec in specs)
