@@ -277,6 +277,23 @@ def test_a_change_in_an_imported_module_invalidates_a_cached_result(tmp_path):
     assert migrated() == 0
 
 
+def test_a_mock_cached_names_the_calls_its_imported_modules_make_now(tmp_path):
+    _write(tmp_path, {
+        "llm.py": CALLS,
+        "test_llm.py": "from unittest import mock\nimport llm\nFAKE = mock.MagicMock(choices=[])\n",
+    })
+    cache = lambda: Cache(tmp_path / ".cache", Options())  # noqa: E731 (a fresh one per run, as per process)
+
+    def named() -> List[str]:
+        (result,) = _run(tmp_path, ["test_llm.py"], cache=cache())
+        return [f.message.split("(`")[1].split("`)")[0] for f in result.findings]
+
+    assert named() == ["llm.py:3"]
+    assert named() == ["llm.py:3"]  # from the cache
+    (tmp_path / "llm.py").write_text("\n" + CALLS)
+    assert named() == ["llm.py:4"]
+
+
 def test_a_second_run_reads_the_imports_of_changed_modules_only(tmp_path, monkeypatch):
     """Checking one file of a large project stays fast: the index of what its modules import
     is kept in the cache, by each file's status."""
