@@ -2,8 +2,9 @@
 cannot make alone.
 
 A module's own analysis cannot see who imports its functions, nor what a name it imports from
-another module of the project holds. When its result depends on that (a public function returns
-a Chat result, or a call's receiver is a name imported from elsewhere), the engine asks here,
+another module of the project holds, nor what the modules it imports call. When its result
+depends on that (a public function returns a Chat result, a call's receiver is a name imported
+from elsewhere, a test's mocks stand in for the calls of the code it imports), the engine asks here,
 and transforms the file again with the answers (``ProjectFacts``) when they differ from what a
 module on its own would assume: nobody imports it, and it imports no client.
 
