@@ -23,7 +23,8 @@ Reports test code that stands in for Chat Completions, at the mock or the fake:
   `text`). A fake inside a reported mock (`respx.post(URL).respond(json={...})`) or fake is
   reported with it. Fakes count only in test code: a module importing a test library
   (`unittest.mock`, `pytest`, `respx`, ...), so that production code building Chat types (a
-  proxy answering in that format) is not reported.
+  proxy answering in that format) is not reported. A fake known only by its `choices` (not by a
+  Chat type) is reported at low confidence: other things have choices too.
 
 The finding names the calls that make the mock stale: the Chat Completions calls of the project
 modules the test module imports, directly or through others (`app/llm.py:12`, the nearest
