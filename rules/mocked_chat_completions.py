@@ -173,8 +173,8 @@ def mocks(analysis) -> List[Report]:
             reports.append(Report(
                 fake,
                 f"`{_code(fake, analysis)}` fakes a Chat Completions response in tests: once "
-                f"{_stale_making(analysis)} move to `responses.create`, the code under test reads a `Response` "
-                f"(`output_text`, `output`), not `choices` (the tests then fail, or pass without testing the call); "
+                f"{_stale_making(analysis)} move to `responses.create`, they return a `Response` (read through "
+                f"`output_text` and `output`, with no `choices`): the tests then fail, or pass without testing the call; "
                 f"fake a `Response` (`openai.types.responses.Response`) instead",
                 confidence,
             ))
