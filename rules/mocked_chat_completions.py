@@ -11,7 +11,8 @@ Reports test code that stands in for Chat Completions, at the mock or the fake:
   `responses.add(responses.POST, ".../chat/completions")`,
   `httpx_mock.add_response(url=".../chat/completions")`, `requests_mock.post(...)`), and
   `httpx.MockTransport(handler)` whose handler (a function of the module, or a lambda) spells
-  `chat/completions`;
+  `chat/completions`, in any module that imports `httpx` (a transport that only answers is a
+  stand-in wherever it is);
 - fakes shaped like a Chat response: the SDK's Chat types built (`ChatCompletion(...)`,
   `ChatCompletion.model_validate(...)` or `.construct(...)`, `ChatCompletionChunk`,
   `ChatCompletionMessage`, `Choice`, any class of `openai.types.chat` but the request's
