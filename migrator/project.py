@@ -30,7 +30,7 @@ import os
 import re
 from collections import deque
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
@@ -148,6 +148,7 @@ class _Tree:
         self._modules: Optional[Dict[Path, _Module]] = None
         self._imports: Dict[Path, _Imports] = {}
         self._syntax: Dict[Path, Optional[ast.Module]] = {}
+        self._chat_calls: Dict[Path, List[str]] = {}
 
     @property
     def modules(self) -> Dict[Path, _Module]:
@@ -160,6 +161,15 @@ class _Tree:
 
     def module(self, path: Path) -> _Module:
         return self.modules.get(path) or _module_of(path)
+
+    @cached_property
+    def named(self) -> Dict[str, List[_Module]]:
+        """The modules by dotted name (several top packages may share one): resolving every
+        import a module reaches, one by one, would read them all each time."""
+        found: Dict[str, List[_Module]] = {}
+        for module in self.modules.values():
+            found.setdefault(module.name, []).append(module)
+        return found
 
     def imports(self, path: Path) -> _Imports:
         if path not in self._imports:
@@ -269,7 +279,7 @@ class _Tree:
         """The project module ``dotted`` names for ``importer``: beside it first."""
         if not dotted:
             return None
-        matches = [m for m in self.modules.values() if m.name == dotted]
+        matches = self.named.get(dotted, [])
         beside = [m for m in matches if m.base == importer.base]
         chosen = beside or matches
         return chosen[0] if len(chosen) == 1 else None
@@ -283,18 +293,22 @@ class _Tree:
         comment counts too."""
         found: List[str] = []
         seen: Set[Path] = {importer.path}
-        pending = deque([(importer, 0)])
+        pending = deque([importer])  # breadth first: the nearest modules' calls first
         while pending:
-            module, depth = pending.popleft()
-            for imported in self._modules_imported(module):
+            for imported in self._modules_imported(pending.popleft()):
                 if imported.path in seen:
                     continue
                 seen.add(imported.path)
-                text = _read(imported.path)
-                found.extend(self.where(imported.path, 1 + text.count("\n", 0, call.start())) for call in CALL_SITE.finditer(text))
-                if depth < MAX_RE_EXPORTS:
-                    pending.append((imported, depth + 1))
+                found.extend(self._chat_calls_in(imported.path))
+                pending.append(imported)
         return found
+
+    def _chat_calls_in(self, path: Path) -> List[str]:
+        """Where the module at ``path`` calls Chat Completions: read once for all the test modules that reach it."""
+        if path not in self._chat_calls:
+            text = _read(path)
+            self._chat_calls[path] = [self.where(path, 1 + text.count("\n", 0, call.start())) for call in CALL_SITE.finditer(text)]
+        return self._chat_calls[path]
 
     def _modules_imported(self, importer: _Module) -> Iterator[_Module]:
         """The project modules the import statements of ``importer`` name: ``from app import
