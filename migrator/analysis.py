@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Dict, List, Optional, Set, Tuple, Union
+from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -110,7 +110,7 @@ class AnnotationUse:
     position: CodeRange
 
 
-# How many of the places that import a name a finding names.
+# How many of the places (that import a name, that call Chat Completions) a finding names.
 IMPORTERS_SHOWN = 3
 
 
@@ -123,6 +123,7 @@ class ProjectQuestions:
         self.facts = facts
         self.exported: Set[str] = set()  # top-level names whose importers were asked about
         self.imported: Set[str] = set()  # imported names whose definitions were asked about
+        self.asks_chat_calls = False  # the Chat Completions calls of the modules it imports were asked about
 
     def importers_of(self, name: str) -> Tuple[str, ...]:
         """Where other modules import the top-level name ``name`` of this module ("path:line")."""
@@ -132,16 +133,26 @@ class ProjectQuestions:
     def where_imported(self, name: str) -> Optional[str]:
         """Where other modules import ``name``, for a finding (`` `a.py:3`, `b.py:1` and 2
         more``); None when none does."""
-        importers = self.importers_of(name)
-        if not importers:
-            return None
-        shown = ", ".join(f"`{place}`" for place in importers[:IMPORTERS_SHOWN])
-        return shown + (f" and {len(importers) - IMPORTERS_SHOWN} more" if len(importers) > IMPORTERS_SHOWN else "")
+        return _places(self.importers_of(name))
+
+    def where_chat_calls_imported(self) -> Optional[str]:
+        """Where the project modules this one imports (directly or through others) call Chat
+        Completions, for a finding (`` `app/llm.py:12` ``, nearest first); None when none does."""
+        self.asks_chat_calls = True
+        return _places(self.facts.chat_calls)
 
     def client(self, name: str) -> Optional[ImportedClient]:
         """What the module this one imports ``name`` from makes it, when that is an OpenAI client."""
         self.imported.add(name)
         return self.facts.client(name)
+
+
+def _places(places: Sequence[str]) -> Optional[str]:
+    """`` `a.py:3`, `b.py:1`, `c.py:9` and 2 more``; None for none."""
+    if not places:
+        return None
+    shown = ", ".join(f"`{place}`" for place in places[:IMPORTERS_SHOWN])
+    return shown + (f" and {len(places) - IMPORTERS_SHOWN} more" if len(places) > IMPORTERS_SHOWN else "")
 
 
 class ModuleAnalysis:

@@ -80,6 +80,7 @@ def _migrated(source: bytes, options: Options, facts: ProjectFacts) -> SourceRes
         calls_migrated=len(plan.sites),
         exported_names=sorted(analysis.project.exported),
         imported_names=sorted(analysis.project.imported),
+        asks_chat_calls=analysis.project.asks_chat_calls,
     )
 
 
@@ -321,10 +322,10 @@ class _Pipeline:
     def _with_project(self, entry: _Transforming, result: FileResult) -> FileResult:
         """The result again, when the file's project says other than a module on its own assumes."""
         asked = result.result
-        if asked is None or not (asked.exported_names or asked.imported_names) or _is_notebook(entry.path):
+        if asked is None or not (asked.exported_names or asked.imported_names or asked.asks_chat_calls) or _is_notebook(entry.path):
             return result
         try:
-            facts = self.project.facts(entry.path, entry.source, asked.exported_names, asked.imported_names)
+            facts = self.project.facts(entry.path, entry.source, asked.exported_names, asked.imported_names, asked.asks_chat_calls)
         except Exception as error:  # one file's project must not stop the run; what it would allow is unknown
             return FileResult(path=entry.path, error=_describe(error))
         if facts == ProjectFacts():

@@ -112,6 +112,9 @@ class ProjectFacts:
     # (top-level name, where other modules import it: "path:line", ...), for the names asked about
     importers: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
     clients: Tuple[ImportedClient, ...] = ()
+    # Where the project modules it imports (directly or through others) call Chat Completions,
+    # "path:line", when asked
+    chat_calls: Tuple[str, ...] = ()
 
     def importers_of(self, name: str) -> Tuple[str, ...]:
         return next((places for n, places in self.importers if n == name), ())
@@ -129,9 +132,11 @@ class SourceResult:
     findings: list = field(default_factory=list)  # list[Finding], sorted
     calls_migrated: int = 0
     # What the result depends on in the rest of the project (``ProjectFacts``): the module's
-    # top-level names whose importers count, and the names it imports whose definitions count.
+    # top-level names whose importers count, the names it imports whose definitions count, and
+    # whether the calls of the modules it imports do.
     exported_names: list = field(default_factory=list)  # list[str]
     imported_names: list = field(default_factory=list)  # list[str]
+    asks_chat_calls: bool = False  # whether the Chat Completions calls of the modules it imports count
 
     @property
     def changed(self) -> bool:

@@ -2,8 +2,9 @@
 cannot make alone.
 
 A module's own analysis cannot see who imports its functions, nor what a name it imports from
-another module of the project holds. When its result depends on that (a public function returns
-a Chat result, or a call's receiver is a name imported from elsewhere), the engine asks here,
+another module of the project holds, nor what the modules it imports call. When its result
+depends on that (a public function returns a Chat result, a call's receiver is a name imported
+from elsewhere, a test's mocks stand in for the calls of the code it imports), the engine asks here,
 and transforms the file again with the answers (``ProjectFacts``) when they differ from what a
 module on its own would assume: nobody imports it, and it imports no client.
 
@@ -27,12 +28,14 @@ from __future__ import annotations
 import ast
 import os
 import re
+from collections import deque
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from migrator.model import ImportedClient, ProjectFacts
+from migrator.screen import CALL_SITE
 
 if TYPE_CHECKING:
     from migrator.cache import Cache, ImportIndex
@@ -105,10 +108,13 @@ class Project:
         self._trees: Dict[Path, _Tree] = {}
         _package.cache_clear()  # what the folders hold as this run starts
 
-    def facts(self, path: Path, source: bytes, exported: Sequence[str], imported: Sequence[str]) -> ProjectFacts:
+    def facts(
+        self, path: Path, source: bytes, exported: Sequence[str], imported: Sequence[str], chat_calls: bool = False
+    ) -> ProjectFacts:
         """What the rest of the project says about the module at ``path``: where other modules
-        import each of the ``exported`` top-level names, and which of the ``imported`` names
-        are OpenAI clients (or functions returning one) in the module they come from."""
+        import each of the ``exported`` top-level names, which of the ``imported`` names are
+        OpenAI clients (or functions returning one) in the module they come from, and (with
+        ``chat_calls``) where the modules it imports call Chat Completions."""
         path = path.resolve()
         root = self._root or project_root(path)
         if _left_out(root, path):  # in a folder the project leaves out (hidden, say): its own
@@ -121,6 +127,7 @@ class Project:
         return ProjectFacts(
             importers=tuple((name, tuple(importers[name])) for name in exported if importers.get(name)),
             clients=tuple(clients),
+            chat_calls=tuple(tree.chat_calls_imported(module)) if chat_calls else (),
         )
 
     def _tree(self, root: Path) -> "_Tree":
@@ -141,6 +148,7 @@ class _Tree:
         self._modules: Optional[Dict[Path, _Module]] = None
         self._imports: Dict[Path, _Imports] = {}
         self._syntax: Dict[Path, Optional[ast.Module]] = {}
+        self._chat_calls: Dict[Path, List[str]] = {}
 
     @property
     def modules(self) -> Dict[Path, _Module]:
@@ -153,6 +161,15 @@ class _Tree:
 
     def module(self, path: Path) -> _Module:
         return self.modules.get(path) or _module_of(path)
+
+    @cached_property
+    def named(self) -> Dict[str, List[_Module]]:
+        """The modules by dotted name (several top packages may share one): resolving every
+        import a module reaches, one by one, would read them all each time."""
+        found: Dict[str, List[_Module]] = {}
+        for module in self.modules.values():
+            found.setdefault(module.name, []).append(module)
+        return found
 
     def imports(self, path: Path) -> _Imports:
         if path not in self._imports:
@@ -262,10 +279,53 @@ class _Tree:
         """The project module ``dotted`` names for ``importer``: beside it first."""
         if not dotted:
             return None
-        matches = [m for m in self.modules.values() if m.name == dotted]
+        matches = self.named.get(dotted, [])
         beside = [m for m in matches if m.base == importer.base]
         chosen = beside or matches
         return chosen[0] if len(chosen) == 1 else None
+
+    # -- what the modules a module imports call ----------------------------------------
+
+    def chat_calls_imported(self, importer: _Module) -> List[str]:
+        """Where the project modules ``importer`` imports, directly or through others, call
+        Chat Completions ("path:line"), the modules it imports itself first. Their text is
+        searched as the screen searches it (``CALL_SITE``): cheap, and a call in a string or a
+        comment counts too."""
+        found: List[str] = []
+        seen: Set[Path] = {importer.path}
+        pending = deque([importer])  # breadth first: the nearest modules' calls first
+        while pending:
+            for imported in self._modules_imported(pending.popleft()):
+                if imported.path in seen:
+                    continue
+                seen.add(imported.path)
+                found.extend(self._chat_calls_in(imported.path))
+                pending.append(imported)
+        return found
+
+    def _chat_calls_in(self, path: Path) -> List[str]:
+        """Where the module at ``path`` calls Chat Completions: read once for all the test modules that reach it."""
+        if path not in self._chat_calls:
+            text = _read(path)
+            self._chat_calls[path] = [self.where(path, 1 + text.count("\n", 0, call.start())) for call in CALL_SITE.finditer(text)]
+        return self._chat_calls[path]
+
+    def _modules_imported(self, importer: _Module) -> Iterator[_Module]:
+        """The project modules the import statements of ``importer`` name: ``from app import
+        llm`` names ``app.llm`` if it is a module, else ``app``."""
+        for statement in self.imports(importer.path).statements:
+            if isinstance(statement, ast.ImportFrom):
+                source = self._absolute(importer, statement.module, statement.level)
+                for alias in statement.names:
+                    whole = f"{source}.{alias.name}" if source else alias.name
+                    module = self._resolve(importer, whole) or self._resolve(importer, source)
+                    if module is not None:
+                        yield module
+            else:
+                for alias in statement.names:
+                    module = self._resolve(importer, alias.name)
+                    if module is not None:
+                        yield module
 
     # -- what an imported name holds --------------------------------------------------
 

@@ -106,9 +106,10 @@ def requests_by_hand(analysis) -> List[Report]:
 
 def _calls_taking(node: cst.CSTNode, analysis, seen: Set[cst.CSTNode]) -> Iterator[cst.Call]:
     """The calls an expression containing ``node`` is passed to, directly or through the names
-    it is assigned to."""
+    it is assigned to. A lambda's body is not passed to the call the lambda is passed to
+    (``httpx.MockTransport(lambda request: ...)`` answers requests, it sends none)."""
     child, parent = node, analysis.nodes.parents.get(node)
-    while parent is not None and not isinstance(parent, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+    while parent is not None and not isinstance(parent, (cst.BaseSmallStatement, cst.BaseCompoundStatement, cst.Lambda)):
         if isinstance(parent, cst.Arg) and isinstance(analysis.nodes.parents.get(parent), cst.Call):
             yield analysis.nodes.parents[parent]
         child, parent = parent, analysis.nodes.parents.get(parent)

@@ -81,6 +81,7 @@ def test_the_project_cases_cover_what_crosses_modules():
         "imported_client_rebound",
         "method_overriding_a_base_in_another_module",
         "signature_called_from_another_module",
+        "mocks_name_the_calls_of_the_modules_they_import",
     } <= names
 
 
@@ -117,9 +118,9 @@ def test_a_helper_whose_result_another_module_reads_still_runs_after_migration(t
 LLM = "from openai import OpenAI\n\nclient = OpenAI()\n\n\ndef complete(q):\n    return client.chat.completions.create(model='m', messages=[{'role': 'user', 'content': q}])\n"
 
 
-def _facts(root: Path, path: str, exported=(), imported=()) -> ProjectFacts:
+def _facts(root: Path, path: str, exported=(), imported=(), chat_calls=False) -> ProjectFacts:
     file = root / path
-    return Project(root=root).facts(file, file.read_bytes(), list(exported), list(imported))
+    return Project(root=root).facts(file, file.read_bytes(), list(exported), list(imported), chat_calls)
 
 
 @pytest.mark.parametrize(
@@ -165,6 +166,33 @@ def test_relative_imports_resolve_against_the_importers_package(tmp_path):
     })
     found = _facts(tmp_path, "pkg/llm.py", exported=["complete"]).importers_of("complete")
     assert sorted(found) == ["pkg/sibling.py:1", "pkg/sub/use.py:1"]
+
+
+CALLS = "from openai import OpenAI\nclient = OpenAI()\nclient.chat.completions.create(model='m', messages=[])\n"
+
+
+@pytest.mark.parametrize(
+    "test, expected",
+    [
+        pytest.param("from app.llm import complete\n", ["app/llm.py:3"], id="name-from-a-module"),
+        pytest.param("from app import llm\n", ["app/llm.py:3"], id="module-from-a-package"),
+        pytest.param("import app.llm\n", ["app/llm.py:3"], id="whole-module"),
+        pytest.param("from app.views import answer\n", ["app/views.py:2", "app/llm.py:3"], id="through-another-module-nearest-first"),
+        pytest.param("from app import answer\n", ["app/views.py:2", "app/llm.py:3"], id="through-the-package"),
+        pytest.param("from app.util import shout\nimport json\n", [], id="modules-without-calls"),
+        pytest.param("from openai import OpenAI\n", [], id="no-project-module"),
+    ],
+)
+def test_chat_calls_of_the_modules_a_test_imports(tmp_path, test, expected):
+    _write(tmp_path, {
+        "app/__init__.py": "from .views import answer\n",
+        "app/llm.py": CALLS,
+        "app/views.py": "from .llm import client\nclient.chat.completions.create(model='m', messages=[])\nfrom .util import shout\n",
+        "app/util.py": "def shout(text):\n    return text.upper()\n",
+        "tests/test_app.py": test,
+    })
+    assert _facts(tmp_path, "tests/test_app.py", chat_calls=True).chat_calls == tuple(expected)
+    assert _facts(tmp_path, "tests/test_app.py").chat_calls == ()  # not asked
 
 
 @pytest.mark.parametrize(
@@ -247,6 +275,23 @@ def test_a_change_in_an_imported_module_invalidates_a_cached_result(tmp_path):
     assert migrated() == 1  # from the cache
     (tmp_path / "llm.py").write_text("from groq import Groq\nclient = Groq()\n")
     assert migrated() == 0
+
+
+def test_a_mock_cached_names_the_calls_its_imported_modules_make_now(tmp_path):
+    _write(tmp_path, {
+        "llm.py": CALLS,
+        "test_llm.py": "from unittest import mock\nimport llm\nFAKE = mock.MagicMock(choices=[])\n",
+    })
+    cache = lambda: Cache(tmp_path / ".cache", Options())  # noqa: E731 (a fresh one per run, as per process)
+
+    def named() -> List[str]:
+        (result,) = _run(tmp_path, ["test_llm.py"], cache=cache())
+        return [f.message.split("(`")[1].split("`)")[0] for f in result.findings]
+
+    assert named() == ["llm.py:3"]
+    assert named() == ["llm.py:3"]  # from the cache
+    (tmp_path / "llm.py").write_text("\n" + CALLS)
+    assert named() == ["llm.py:4"]
 
 
 def test_a_second_run_reads_the_imports_of_changed_modules_only(tmp_path, monkeypatch):

@@ -7,7 +7,7 @@ import ast
 import pytest
 
 from migrator.engine import transform_source
-from migrator.model import Options
+from migrator.model import Confidence, Options
 from migrator.registry import all_rules
 
 RULES = all_rules()
@@ -53,3 +53,19 @@ def test_the_v0_rule_is_offered_the_modules_importing_the_classes_it_reports():
     from migrator.rules import sdk_v0_calls
 
     assert sdk_v0_calls.RULE.needs_imports == tuple(f"openai.{cls}" for cls in sdk_v0_calls.V0_RESOURCES)
+
+
+@pytest.mark.parametrize(
+    "fake, confidence",
+    [
+        pytest.param("ChatCompletion.model_validate(BODY)", Confidence.HIGH, id="sdk-type"),
+        pytest.param("MagicMock(spec=ChatCompletion)", Confidence.HIGH, id="mock-with-chat-spec"),
+        pytest.param("MagicMock(choices=[])", Confidence.LOW, id="mock-with-choices"),
+        pytest.param("{'choices': [{'message': {'content': 'Hi'}}]}", Confidence.LOW, id="json-body"),
+    ],
+)
+def test_fakes_recognised_by_their_shape_alone_are_low_confidence(fake, confidence):
+    """A Chat type is a Chat response; anything else with `choices` may be another thing with choices."""
+    source = f"from unittest.mock import MagicMock\nfrom openai.types.chat import ChatCompletion\nFAKE = {fake}\n"
+    findings = [f for f in transform_source(source.encode()).findings if f.rule == "mocked_chat_completions"]
+    assert [f.confidence for f in findings] == [confidence]
