@@ -42,6 +42,7 @@ import json
 import os
 import re
 import resource
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -166,8 +167,8 @@ def main() -> None:
 
     baseline = "1 (baseline)"
     row(text_name, text, baseline)
-    row(f"`{' '.join(RUFF)}`", ruff, baseline)
-    row(f"`{' '.join(AST_GREP)}`", ast_grep, baseline)
+    row(f"`{shlex.join(RUFF)}`", ruff, baseline)
+    row(f"`{shlex.join(AST_GREP)}`", ast_grep, baseline)
     if parse:
         row("LibCST `parse_module` of every file, one process", parse, baseline)
     row("`migrator check`, cold cache", cold, versus(cold, [("ast-grep", ast_grep), ("ruff", ruff), ("the parse", parse)]))
@@ -310,7 +311,7 @@ def environment() -> Dict[str, str]:
 
 def timed(command: Sequence[str], env: Optional[Dict[str, str]] = None) -> Measure:
     environment_of_run = {**environment(), **(env or {})}
-    print(f"running: {' '.join(command)}", file=sys.stderr)
+    print(f"running: {shlex.join(command)}", file=sys.stderr)
     done = subprocess.run(
         [sys.executable, "-c", WRAPPER, *command],
         input=json.dumps(environment_of_run) + "\n", capture_output=True, text=True, check=True, cwd=CACHE,
