@@ -78,14 +78,14 @@ class Tree:
 
 
 TREES = {
-    # The releases of 2026-12-03 installable on Python 3.11 (Django 6 needs 3.12). LiteLLM's wheels
-    # now carry one native module beside its Python sources: pip picks this platform's wheel.
+    # The releases of 2026-12-03 installable on Python 3.11 (Django 6 needs 3.12), the packages the
+    # figures of issue #20 were measured on. LiteLLM's wheels now carry one native module beside
+    # its Python sources: pip picks this platform's wheel.
     "2026": Tree(
-        large_projects=("django==5.2.19", "sympy==1.14.0", "botocore==1.44.8", "networkx==3.6.1",
-                        "kubernetes==37.0.2", "twisted==26.10.0", "langchain-core==1.8.4"),
+        large_projects=("django==5.2.19", "sympy==1.14.0", "botocore==1.44.8", "langchain-core==1.8.4"),
         chat_completions_users=("openai==3.57.0", "openai-agents==0.24.0", "instructor==1.17.0", "litellm==1.110.2",
                                 "langchain-openai==1.8.1", "langchain-community==0.4.2", "smolagents==1.26.0"),
-        small=("django==5.2.19", "networkx==3.6.1", "openai-agents==0.24.0", "instructor==1.17.0",
+        small=("django==5.2.19", "langchain-core==1.8.4", "openai-agents==0.24.0", "instructor==1.17.0",
                "langchain-openai==1.8.1", "smolagents==1.26.0"),
     ),
     # The tree of the figures measured until 2026-12-01: releases of January 2025.
