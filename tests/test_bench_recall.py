@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.bench_scripts import load_bench_script
 
 ASK = '''\
 from openai import OpenAI
@@ -30,17 +26,8 @@ WRAPPER_DOCSTRING = '"""Calls `client.chat.completions.create(...)` for you."""\
 OTHER_SDK = "from groq import Groq\nreply = Groq().chat.completions.create(model='m', messages=[])\n"
 
 
-def load_recall():
-    """bench/ is a folder of scripts, not a package: the module is loaded from its path."""
-    spec = importlib.util.spec_from_file_location("bench_recall", ROOT / "bench" / "recall.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_one_migrated_call_one_blocked_call_one_mention_in_a_docstring_and_one_other_sdk_call(tmp_path):
-    recall = load_recall()
+    recall = load_bench_script("recall")
     (tmp_path / "app").mkdir()
     (tmp_path / "app" / "ask.py").write_text(ASK)
     (tmp_path / "lib").mkdir()
@@ -70,7 +57,7 @@ def test_one_migrated_call_one_blocked_call_one_mention_in_a_docstring_and_one_o
 
 
 def test_by_package_shares_out_a_group_without_changing_its_counts(tmp_path):
-    recall = load_recall()
+    recall = load_bench_script("recall")
     for package in ("big", "small"):
         (tmp_path / package).mkdir()
     (tmp_path / "big" / "ask.py").write_text(ASK)
@@ -92,7 +79,7 @@ def test_by_package_shares_out_a_group_without_changing_its_counts(tmp_path):
 
 
 def test_blocker_categories_drop_the_call_names_and_numbers():
-    recall = load_recall()
+    recall = load_bench_script("recall")
     message = "`self.client.chat.completions.create` not migrated: it shares `kwargs` with the call on line 12"
     assert recall.blocker_category(message) == "it shares `…` with the call on line N"
     assert recall.error_kind("syntax error at line 3, column 7: unexpected token") == "syntax error"
