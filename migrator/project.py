@@ -121,7 +121,7 @@ class Project:
             root = _module_of(path).base
         tree = self._tree(root)
         module = tree.module(path)
-        syntax = _parsed(source)
+        syntax = _parsed(source) if imported else None
         importers = tree.importers(module, exported) if exported else {}
         clients = [client for name in imported if (client := tree.imported_client(module, syntax, name)) is not None]
         return ProjectFacts(
@@ -507,6 +507,21 @@ def _python_files(root: Path, packages_only: bool = False) -> List[Path]:
     return found
 
 
+def _statements(syntax: ast.Module) -> Iterator[ast.stmt]:
+    """Every statement of the module, nested ones included, without walking expressions: what
+    binds a name module-wide (an import, ``global``) is a statement, and a module's expressions
+    are most of its nodes."""
+    stack: List[ast.AST] = [syntax]
+    while stack:
+        node = stack.pop()
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            children = getattr(node, field, None)
+            if isinstance(children, list):
+                stack.extend(reversed(children))
+        if isinstance(node, ast.stmt):
+            yield node
+
+
 def _parsed(source: bytes) -> Optional[ast.Module]:
     try:
         return ast.parse(source)
@@ -526,7 +541,7 @@ def _import_binding(syntax: ast.Module, name: str) -> Optional[Tuple[Optional[st
     parts = name.split(".")
     head, middle, attribute = parts[0], parts[1:-1], parts[-1]
     found = []
-    for node in ast.walk(syntax):
+    for node in _statements(syntax):
         if isinstance(node, ast.ImportFrom):
             for alias in node.names:
                 if (alias.asname or alias.name) != head:
@@ -581,7 +596,7 @@ def _bound_names(node: ast.stmt) -> Set[str]:
 
 def _rebound_globally(syntax: ast.Module, name: str) -> bool:
     """Does a function of the module rebind the name through ``global``?"""
-    return any(isinstance(node, ast.Global) and name in node.names for node in ast.walk(syntax))
+    return any(isinstance(node, ast.Global) and name in node.names for node in _statements(syntax))
 
 
 def _client_class_names(syntax: ast.Module) -> Dict[str, str]:
