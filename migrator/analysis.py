@@ -20,7 +20,7 @@ from libcst.metadata import CodeRange
 
 from migrator.clients import is_openai_client, is_other_sdk_client
 from migrator.metadata import NEWLINE
-from migrator.model import ImportedClient, Options, ProjectFacts
+from migrator.model import ImportedClient, ImportedResult, Options, ProjectFacts, ResultReaders
 from migrator.screen import CALL_SITE, legacy_method
 from migrator.semantic.bindings import Bindings
 from migrator.semantic.dicts import BuiltDict, KeyWrite, UnseenDict, unpacked_dict, unpacking_calls
@@ -89,6 +89,26 @@ class CallSite:
         return self.analysis.request_dict(self.call)
 
 
+@dataclass
+class ImportedResultSite(CallSite):
+    """A call of a function of another module that returns a legacy call's result
+    (``imported``): what it returns is read here as that call's result would be. What that call
+    passes is known here only by name: a read whose rewrite asks about an argument it may pass
+    is noted in ``consulted``, and its answer (none) must not be relied on."""
+
+    imported: Optional[ImportedResult] = None
+    consulted: Set[str] = field(default_factory=set)
+
+    def argument(self, keyword: str) -> Optional[cst.Arg]:
+        keywords = self.imported.keywords if self.imported is not None else None
+        if keywords is None or keyword in keywords:
+            self.consulted.add(keyword)
+        return None
+
+    def request_dict(self) -> Union[BuiltDict, UnseenDict, None]:
+        return None
+
+
 @dataclass(frozen=True)
 class WrittenCall:
     """A legacy call a text search finds in a string or a comment: an example, documentation,
@@ -124,6 +144,7 @@ class ProjectQuestions:
         self.facts = facts
         self.exported: Set[str] = set()  # top-level names whose importers were asked about
         self.imported: Set[str] = set()  # imported names whose definitions were asked about
+        self.returning: Set[str] = set()  # top-level functions whose results' readers were asked about
 
     def importers_of(self, name: str) -> Tuple[str, ...]:
         """Where other modules import the top-level name ``name`` of this module ("path:line")."""
@@ -143,6 +164,17 @@ class ProjectQuestions:
         """What the module this one imports ``name`` from makes it, when that is an OpenAI client."""
         self.imported.add(name)
         return self.facts.client(name)
+
+    def readers_of(self, name: str) -> Optional[ResultReaders]:
+        """How the modules importing the function ``name`` read what it returns; None when
+        nothing was asked of them yet."""
+        self.returning.add(name)
+        return self.facts.readers_of(name)
+
+    def result(self, name: str) -> Optional[ImportedResult]:
+        """What the function this module imports and calls as ``name`` returns, when it is the
+        result of a legacy call (the engine gives these before the module is read)."""
+        return self.facts.result(name)
 
 
 class ModuleAnalysis:

@@ -43,6 +43,9 @@ CANDIDATES_PER_WORKER = 16
 # twenty-five is a candidate, a smaller window would leave the other workers idle behind it.
 WAITING_FILES = 4096
 NOTEBOOK_SUFFIX = ".ipynb"
+# How many times a file is transformed again with what its project says: who imports its
+# functions, then how they read what those return.
+PROJECT_ROUNDS = 3
 
 
 def transform_source(source: bytes, options: Options = Options(), facts: ProjectFacts = ProjectFacts()) -> SourceResult:
@@ -57,7 +60,7 @@ def transform_source(source: bytes, options: Options = Options(), facts: Project
     decode_source(source)
     _refuse_deep_nesting(source)
     with _cycles_collected_after():
-        if not needs_libcst(source, needed_texts(options.select, options.ignore)):
+        if not facts.results and not needs_libcst(source, needed_texts(options.select, options.ignore)):
             return SourceResult(source=source, output=source)
         return _migrated(source, options, facts)
 
@@ -71,15 +74,22 @@ def _migrated(source: bytes, options: Options, facts: ProjectFacts) -> SourceRes
     module = cst.parse_module(source)
     analysis = ModuleAnalysis(module, options, source, facts)
     plan = plan_module(analysis, options)
+    for name, line, reason in plan.unmapped_reads:
+        imported = facts.result(name)
+        if imported is not None and imported.migrated:  # the other module's decision was made on other facts: a bug
+            raise RewriteError(f"the call at `{imported.call}` is migrated, but a read on line {line} of what `{name}` returns does not map: {reason}")
     output = _checked_output(source, module, apply_plans(module, plan.sites, options)) if plan.sites else source
     findings = sorted(plan.findings, key=lambda f: f.sort_key())
     return SourceResult(
         source=source,
         output=output,
         findings=findings,
-        calls_migrated=len(plan.sites),
+        calls_migrated=sum(1 for site in plan.sites if site.target is not None),
         exported_names=sorted(analysis.project.exported),
         imported_names=sorted(analysis.project.imported),
+        returning_names=sorted(analysis.project.returning),
+        returned_results=plan.returned_results,
+        unmapped_reads=plan.unmapped_reads,
     )
 
 
@@ -190,7 +200,9 @@ def run(
     from migrator.project import Project
 
     files = list(discover(paths, exclude))
-    return Results(len(files), _results(files, options, jobs, cache, project or Project(cache=cache)))
+    project = project or Project(cache=cache)
+    project.given = {Path(os.path.realpath(item)) for item in files if isinstance(item, Path)}
+    return Results(len(files), _results(files, options, jobs, cache, project))
 
 
 def _is_notebook(item: Union[Path, DiscoveryError]) -> bool:
@@ -211,12 +223,12 @@ def _results(
     if workers > 1 and len(files) >= PARALLEL_THRESHOLD:
         pool = _Pool(workers)
         try:
-            pipeline = _Pipeline(options, needs, cache, project, pool.submit)
+            pipeline = _Pipeline(options, needs, cache, project, pool.submit).serving(project)
             yield from _in_order(files, pipeline, candidates=CANDIDATES_PER_WORKER * workers, waiting=WAITING_FILES)
         finally:
             pool.shutdown()
     else:
-        yield from _in_order(files, _Pipeline(options, needs, cache, project, _now), candidates=1, waiting=1)
+        yield from _in_order(files, _Pipeline(options, needs, cache, project, _now).serving(project), candidates=1, waiting=1)
     if cache:
         cache.save()
 
@@ -275,6 +287,7 @@ class _Transforming:
     status: Optional[os.stat_result]  # the file's, before it was read, when there is a cache
     outcome: Union[FileResult, Future[FileResult]]  # a FileResult when transformed in this process
     cached: bool = False  # the outcome came from the cache
+    facts: ProjectFacts = ProjectFacts()  # what it was transformed with: what the functions it imports return
 
 
 def _is_finished(entry: Union[FileResult, _Transforming]) -> bool:
@@ -291,52 +304,92 @@ class _Pipeline:
     project: Project
     submit: Callable[..., Union[FileResult, Future[FileResult]]]
 
+    def serving(self, project: Project) -> "_Pipeline":
+        """This pipeline, which ``project`` now asks for the results of other modules."""
+        project.settle = self.settled
+        project.transform = self.transformed
+        return self
+
     def start(self, item: Union[Path, DiscoveryError]) -> Union[FileResult, _Transforming]:
         """The file's final result when it needs no parsing, else its transformation under way."""
         if isinstance(item, DiscoveryError):
             return FileResult(path=item.path, error=item.reason)
         status = self._status(item)
-        if status is not None and self.cache and self.cache.is_idle(item, status):
+        try:
+            # Before anything else: reads of what a function of another module returns can
+            # make a file that holds no legacy call change, with that call.
+            facts = ProjectFacts() if _is_notebook(item) else ProjectFacts(results=self.project.imported_results(item))
+        except Exception as error:  # one file's project must not stop the run
+            return FileResult(path=item, error=_describe(error))
+        if not facts.results and status is not None and self.cache and self.cache.is_idle(item, status):
             return FileResult(path=item, result=SourceResult(source=b"", output=b""))
         try:
             source = read_source(item)
             code = _notebook_code(source) if _is_notebook(item) else source  # a bad notebook raises
         except SourceError as error:
             return FileResult(path=item, error=str(error))
-        if not is_candidate(code, self.needs):
+        if not facts.results and not is_candidate(code, self.needs):
             return self._noted(FileResult(path=item, result=SourceResult(source=b"", output=b"")), status)
-        cached = self.cache.get(item, source) if self.cache else None
+        cached = self.cache.get(item, source, facts) if self.cache else None
         if cached is not None:
-            return _Transforming(item, source, status, FileResult(path=item, result=cached), cached=True)
-        return _Transforming(item, source, status, self.submit(_transform, item, source, self.options))
+            return _Transforming(item, source, status, FileResult(path=item, result=cached), cached=True, facts=facts)
+        return _Transforming(item, source, status, self.submit(_transform, item, source, self.options, facts), facts=facts)
 
     def finish(self, entry: Union[FileResult, _Transforming]) -> FileResult:
         if isinstance(entry, FileResult):
             return entry
         result = entry.outcome if isinstance(entry.outcome, FileResult) else entry.outcome.result()
         if self.cache and result.result is not None and not entry.cached:
-            self.cache.put(entry.path, entry.source, result.result)
-        return self._noted(self._with_project(entry, result), entry.status)
+            self.cache.put(entry.path, entry.source, result.result, entry.facts)
+        final = self._with_project(entry.path, entry.source, entry.facts, result)
+        return self._noted(final, entry.status if not entry.facts.results else None)
 
-    def _with_project(self, entry: _Transforming, result: FileResult) -> FileResult:
-        """The result again, when the file's project says other than a module on its own assumes."""
-        asked = result.result
-        if asked is None or not (asked.exported_names or asked.imported_names) or _is_notebook(entry.path):
-            return result
+    def settled(self, path: Path) -> Optional[SourceResult]:
+        """The result of the file at ``path`` with what its project says of it, in this process;
+        None when it cannot be read or transformed."""
         try:
-            facts = self.project.facts(entry.path, entry.source, asked.exported_names, asked.imported_names)
-        except Exception as error:  # one file's project must not stop the run; what it would allow is unknown
-            return FileResult(path=entry.path, error=_describe(error))
-        if facts == ProjectFacts():
-            return result
-        cached = self.cache.get(entry.path, entry.source, facts) if self.cache else None
+            source = read_source(path)
+        except SourceError:
+            return None
+        facts = ProjectFacts(results=self.project.imported_results(path))
+        first = FileResult(path=path, result=self.transformed(path, source, facts))
+        return self._with_project(path, source, facts, first).result
+
+    def transformed(self, path: Path, source: bytes, facts: ProjectFacts) -> SourceResult:
+        """The result of ``source`` with ``facts``, in this process, from the cache when it has it.
+        Raises what stops it."""
+        cached = self.cache.get(path, source, facts) if self.cache else None
         if cached is not None:
-            return FileResult(path=entry.path, result=cached)
-        outcome = self.submit(_transform, entry.path, entry.source, self.options, facts)
-        final = outcome if isinstance(outcome, FileResult) else outcome.result()
-        if self.cache and final.result is not None:
-            self.cache.put(entry.path, entry.source, final.result, facts)
-        return final
+            return cached
+        result = transform_source(source, self.options.for_path(path), facts)
+        if self.cache:
+            self.cache.put(path, source, result, facts)
+        return result
+
+    def _with_project(self, path: Path, source: bytes, used: ProjectFacts, result: FileResult) -> FileResult:
+        """The result again, when the file's project says other than it was transformed with.
+        A module's functions are asked about once the project says who imports them: that
+        takes a round more."""
+        for _ in range(PROJECT_ROUNDS):
+            asked = result.result
+            if asked is None or not (asked.exported_names or asked.imported_names) or _is_notebook(path):
+                return result
+            try:
+                facts = self.project.facts(path, source, asked.exported_names, asked.imported_names, asked.returned_results)
+            except Exception as error:  # one file's project must not stop the run; what it would allow is unknown
+                return FileResult(path=path, error=_describe(error))
+            if facts == used:
+                return result
+            cached = self.cache.get(path, source, facts) if self.cache else None
+            if cached is not None:
+                result = FileResult(path=path, result=cached)
+            else:
+                outcome = self.submit(_transform, path, source, self.options, facts)
+                result = outcome if isinstance(outcome, FileResult) else outcome.result()
+                if self.cache and result.result is not None:
+                    self.cache.put(path, source, result.result, facts)
+            used = facts
+        return result
 
     def _status(self, path: Path) -> Optional[os.stat_result]:
         """The file's status, when there is a cache to compare it with (None if it has none: reading it says why)."""

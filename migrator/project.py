@@ -30,9 +30,10 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
-from migrator.model import ImportedClient, ProjectFacts
+from migrator.model import ImportedClient, ImportedResult, ProjectFacts, ResultReaders, SourceResult
+from migrator.screen import CALL_SITE
 
 if TYPE_CHECKING:
     from migrator.cache import Cache, ImportIndex
@@ -104,30 +105,131 @@ class Project:
         self._cache = cache
         self._trees: Dict[Path, _Tree] = {}
         _package.cache_clear()  # what the folders hold as this run starts
+        # Set by the engine for a run: its files (resolved), which alone it may change; how it
+        # migrates a file with what its project says (``settle``); and a file with given facts.
+        self.given: Set[Path] = set()
+        self.settle: Optional[Callable[[Path], Optional[SourceResult]]] = None
+        self.transform: Optional[Callable[[Path, bytes, ProjectFacts], SourceResult]] = None
+        self._settled: Dict[Path, Optional[SourceResult]] = {}
+        self._settling: Set[Path] = set()
 
-    def facts(self, path: Path, source: bytes, exported: Sequence[str], imported: Sequence[str]) -> ProjectFacts:
+    def facts(
+        self, path: Path, source: bytes, exported: Sequence[str], imported: Sequence[str], returned: Sequence[list] = ()
+    ) -> ProjectFacts:
         """What the rest of the project says about the module at ``path``: where other modules
-        import each of the ``exported`` top-level names, and which of the ``imported`` names
-        are OpenAI clients (or functions returning one) in the module they come from."""
-        path = path.resolve()
-        root = self._root or project_root(path)
-        if _left_out(root, path):  # in a folder the project leaves out (hidden, say): its own
-            root = _module_of(path).base
-        tree = self._tree(root)
-        module = tree.module(path)
+        import each of the ``exported`` top-level names, which of the ``imported`` names are
+        OpenAI clients (or functions returning one) in the module they come from, how other
+        modules read what the functions of ``returned`` (``SourceResult.returned_results``)
+        return, and what the functions it imports return (``imported_results``)."""
+        tree, module = self._locate(path)
         syntax = _parsed(source)
         importers = tree.importers(module, exported) if exported else {}
         clients = [client for name in imported if (client := tree.imported_client(module, syntax, name)) is not None]
         return ProjectFacts(
             importers=tuple((name, tuple(importers[name])) for name in exported if importers.get(name)),
             clients=tuple(clients),
+            readers=tuple(self._readers(tree, module, returned)),
+            results=self.imported_results(path),
         )
+
+    def _locate(self, path: Path) -> Tuple["_Tree", _Module]:
+        path = path.resolve()
+        root = self._root or project_root(path)
+        if _left_out(root, path):  # in a folder the project leaves out (hidden, say): its own
+            root = _module_of(path).base
+        tree = self._tree(root)
+        return tree, tree.module(path)
+
+    # -- results read across modules ---------------------------------------------------
+
+    def imported_results(self, path: Path) -> Tuple[ImportedResult, ...]:
+        """The functions the module at ``path`` imports from the other modules of its project
+        that return what a legacy call returns, with whether that call migrates (its module's
+        result, with what its project says). Only modules whose text holds such a call are read."""
+        tree, module = self._locate(path)
+        found = []
+        for spelled, provider, function in tree.imported_functions(module):
+            if provider.path == module.path or not tree.imports(provider.path).calls:
+                continue
+            settled = self._settle(provider.path)
+            entries = settled.returned_results if settled is not None else []
+            by_name: Dict[str, List[list]] = {}
+            for entry in entries:
+                by_name.setdefault(entry[0], []).append(entry)
+            for name, returned in by_name.items():
+                if len(returned) == 1 and (function is None or function == name):
+                    _, kind, keywords, line, code, migrated = returned[0]
+                    called = spelled if function is not None else f"{spelled}.{name}"
+                    place = tree.where(provider.path, line)
+                    found.append(ImportedResult(called, kind, _keywords(keywords), place, code, migrated))
+        return tuple(dict.fromkeys(found))
+
+    def _settle(self, path: Path) -> Optional[SourceResult]:
+        """The engine's result for the module at ``path``, once per run."""
+        if path not in self._settled:
+            if path in self._settling or self.settle is None:
+                raise ProjectCycle(f"what `{path.name}` returns depends on modules that depend on it in turn")
+            self._settling.add(path)
+            try:
+                self._settled[path] = self.settle(path)
+            finally:
+                self._settling.discard(path)
+        return self._settled[path]
+
+    def _readers(self, tree: "_Tree", module: _Module, returned: Sequence[list]) -> Iterator[ResultReaders]:
+        """How the modules that import the functions of ``returned`` read their results: all
+        by reads the rules map, in files of the run, or the first place that holds it back."""
+        returned = [entry for entry in returned if tree.importers(module, [entry[0]])[entry[0]]]
+        names = [entry[0] for entry in returned]
+        for entry in returned:
+            name = entry[0]
+            if names.count(name) > 1:
+                yield ResultReaders(name, (), f"`{name}` returns the results of several calls, which the tool does not migrate together across modules")
+                continue
+            yield self._readers_of(tree, module, entry)
+
+    def _readers_of(self, tree: "_Tree", module: _Module, entry: list) -> ResultReaders:
+        name, kind, keywords, line, code, _ = entry
+        direct = list(tree.importers_of(module, name))
+        places = {tree.where(importer.path, at) for importer, at in direct}
+        indirect = [place for place in tree.importers(module, [name])[name] if place not in places]
+        if indirect:
+            return ResultReaders(name, (), f"`{indirect[0]}` imports it through another module, where the tool does not follow what it returns")
+        modules = []
+        for importer, at in direct:
+            place = tree.where(importer.path, at)
+            shown = place.rsplit(":", 1)[0]
+            spelled = [spelled if function else f"{spelled}.{name}" for spelled, target, function in tree.imported_functions(importer) if target.path == module.path and function in (name, None)]
+            if not spelled or tree.imports(importer.path).dynamic is not None:
+                return ResultReaders(name, (), f"`{place}` imports it in a way the tool does not follow")
+            if importer.path not in self.given or self.transform is None:
+                return ResultReaders(name, (), f"code in `{shown}` reads what it returns, and the migration needs that file too, but it is not among the paths given")
+            call = tree.where(module.path, line)
+            facts = ProjectFacts(results=tuple(ImportedResult(each, kind, _keywords(keywords), call, code, True) for each in spelled))
+            try:
+                summary = self.transform(importer.path, _read(importer.path).encode(), facts)
+            except Exception:  # what it reads is then unknown
+                return ResultReaders(name, (), f"code in `{shown}` reads what it returns, and the tool cannot read that file")
+            unmapped = [read for read in summary.unmapped_reads if read[0] in spelled]
+            if unmapped:
+                _, read_line, reason = unmapped[0]
+                return ResultReaders(name, (), f"the reads of what it returns in `{shown}:{read_line}` keep it as it is: {reason}")
+            modules.append(shown)
+        return ResultReaders(name, tuple(dict.fromkeys(modules)))
 
     def _tree(self, root: Path) -> "_Tree":
         if root not in self._trees:
             index = self._cache.import_index(root) if self._cache else None
             self._trees[root] = _Tree(root, index, given=root == self._root)
         return self._trees[root]
+
+
+class ProjectCycle(Exception):
+    """What a module returns depends, through the modules that read it, on itself."""
+
+
+def _keywords(keywords: Optional[list]) -> Optional[Tuple[str, ...]]:
+    return tuple(keywords) if keywords is not None else None
 
 
 class _Tree:
@@ -199,7 +301,7 @@ class _Tree:
             pending = [(target, 0)]
             while pending:
                 module, depth = pending.pop()
-                for importer, line in self._importers_of(module, name):
+                for importer, line in self.importers_of(module, name):
                     places.append(self.where(importer.path, line))
                     if importer.path not in seen and depth < MAX_RE_EXPORTS:
                         seen.add(importer.path)
@@ -207,7 +309,28 @@ class _Tree:
             found[name] = list(dict.fromkeys(places))  # a module importing it from two of them, once
         return found
 
-    def _importers_of(self, target: _Module, name: str) -> Iterator[Tuple[_Module, int]]:
+    def imported_functions(self, importer: _Module) -> Iterator[Tuple[str, _Module, Optional[str]]]:
+        """(name, module, function) for each name an import statement of ``importer`` binds to
+        a function of another project module (``from llm import complete``: ``complete``), or,
+        with function None, to the module itself (``import pkg.llm``: ``pkg.llm``)."""
+        for statement in self.imports(importer.path).statements:
+            if isinstance(statement, ast.ImportFrom):
+                source = self._absolute(importer, statement.module, statement.level)
+                defining = self._resolve(importer, source)
+                for alias in statement.names:
+                    bound = alias.asname or alias.name
+                    whole = self._resolve(importer, f"{source}.{alias.name}" if source else alias.name)
+                    if whole is not None:
+                        yield bound, whole, None
+                    elif defining is not None and alias.name != "*":
+                        yield bound, defining, alias.name
+            elif isinstance(statement, ast.Import):
+                for alias in statement.names:
+                    whole = self._resolve(importer, alias.name)
+                    if whole is not None:
+                        yield alias.asname or alias.name, whole, None
+
+    def importers_of(self, target: _Module, name: str) -> Iterator[Tuple[_Module, int]]:
         """(module, line) for each import of ``name`` from ``target`` by another module."""
         for path, module in self.modules.items():
             if path == target.path:
@@ -334,6 +457,7 @@ class _Imports:
     # each dotted name its strings spell, marked ``~`` (the module or its last part).
     dynamic: Optional[Set[str]]
     dynamic_line: int  # where it first does
+    calls: bool = False  # its text holds what reads as a legacy call (``CALL_SITE``)
 
     @classmethod
     def of(cls, text: str) -> "_Imports":
@@ -349,8 +473,9 @@ class _Imports:
         calls = [node for node in ast.walk(syntax) if _is_dynamic_import(node)] if syntax is not None else []
         if syntax is None and found is not None:
             calls = [None]  # a module Python cannot parse: what it imports is unknown
+        holds_calls = CALL_SITE.search(text) is not None
         if not calls:
-            return cls(statements, None, 0)
+            return cls(statements, None, 0, holds_calls)
         dynamic: Set[str] = set()
         for call in calls:
             argument = call.args[0] if call is not None and call.args else None
@@ -361,7 +486,7 @@ class _Imports:
             else:
                 dynamic.update("~" + literal for literal in STRING_WORDS.findall(text) if DOTTED.fullmatch(literal))
         line = calls[0].lineno if calls[0] is not None else 1 + text.count("\n", 0, found.start())
-        return cls(statements, dynamic, line)
+        return cls(statements, dynamic, line, holds_calls)
 
     def saved(self) -> Dict[str, object]:
         """As JSON, for the cache."""
@@ -369,6 +494,7 @@ class _Imports:
             "statements": [[s.lineno, ast.unparse(s)] for s in self.statements],
             "dynamic": sorted(self.dynamic) if self.dynamic is not None else None,
             "dynamic_line": self.dynamic_line,
+            "calls": self.calls,
         }
 
     @classmethod
@@ -383,7 +509,10 @@ class _Imports:
                 statement.lineno = line
                 statements.append(statement)
             dynamic = saved["dynamic"]  # type: ignore[index]
-            return cls(statements, set(dynamic) if dynamic is not None else None, int(saved["dynamic_line"]))  # type: ignore[index]
+            calls = saved["calls"]  # type: ignore[index]
+            if not isinstance(calls, bool):
+                return None
+            return cls(statements, set(dynamic) if dynamic is not None else None, int(saved["dynamic_line"]), calls)  # type: ignore[index]
         except (KeyError, TypeError, ValueError, SyntaxError, IndexError):
             return None
 
