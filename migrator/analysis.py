@@ -330,6 +330,24 @@ class ModuleAnalysis:
             )
         return sites
 
+    def imported_result_names(self) -> List[Tuple[cst.CSTNode, ImportedResult]]:
+        """The names (``complete``, ``llm.complete``) that stand for a function of another
+        module returning a legacy call's result (``ProjectFacts.results``), outside the imports
+        that bind them."""
+        if not self.project.facts.results:
+            return []
+        found = []
+        for node in self.nodes.nodes_of(cst.Name, cst.Attribute):
+            parent = self.nodes.parents.get(node)
+            if isinstance(parent, cst.Attribute) and parent.attr is node:
+                continue  # the attribute part of a dotted name: the whole is looked at
+            imported = self.project.result(get_full_name_for_node(node) or "")
+            if imported is None or self.nodes.enclosing(node, (cst.Import, cst.ImportFrom)) is not None:
+                continue
+            if self.imports.imported_as(node):  # not a local name that hides the import here
+                found.append((node, imported))
+        return found
+
     def _may_hold_a_client(self, receiver: cst.BaseExpression) -> bool:
         """Can the proof find a client at all? Every way it does goes through an import of
         openai, here or, for a name this module imports, in the module it comes from. Asked

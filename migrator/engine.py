@@ -74,10 +74,6 @@ def _migrated(source: bytes, options: Options, facts: ProjectFacts) -> SourceRes
     module = cst.parse_module(source)
     analysis = ModuleAnalysis(module, options, source, facts)
     plan = plan_module(analysis, options)
-    for name, line, reason in plan.unmapped_reads:
-        imported = facts.result(name)
-        if imported is not None and imported.migrated:  # the other module's decision was made on other facts: a bug
-            raise RewriteError(f"the call at `{imported.call}` is migrated, but a read on line {line} of what `{name}` returns does not map: {reason}")
     output = _checked_output(source, module, apply_plans(module, plan.sites, options)) if plan.sites else source
     findings = sorted(plan.findings, key=lambda f: f.sort_key())
     return SourceResult(
@@ -373,13 +369,13 @@ class _Pipeline:
         for _ in range(PROJECT_ROUNDS):
             asked = result.result
             if asked is None or not (asked.exported_names or asked.imported_names) or _is_notebook(path):
-                return result
+                break
             try:
                 facts = self.project.facts(path, source, asked.exported_names, asked.imported_names, asked.returned_results)
             except Exception as error:  # one file's project must not stop the run; what it would allow is unknown
                 return FileResult(path=path, error=_describe(error))
             if facts == used:
-                return result
+                break
             cached = self.cache.get(path, source, facts) if self.cache else None
             if cached is not None:
                 result = FileResult(path=path, result=cached)
@@ -389,7 +385,7 @@ class _Pipeline:
                 if self.cache and result.result is not None:
                     self.cache.put(path, source, result.result, facts)
             used = facts
-        return result
+        return _consistent(result, used)
 
     def _status(self, path: Path) -> Optional[os.stat_result]:
         """The file's status, when there is a cache to compare it with (None if it has none: reading it says why)."""
@@ -406,6 +402,17 @@ class _Pipeline:
             if not result.changed and not result.findings:
                 self.cache.remember_idle(result.path, status)
         return result
+
+
+def _consistent(result: FileResult, facts: ProjectFacts) -> FileResult:
+    """The result, unless it leaves a read of what another module's migrated call returns as it
+    is: that module's decision was made on other facts than this one's, a bug reported."""
+    for name, line, reason in result.result.unmapped_reads if result.result is not None else ():
+        imported = facts.result(name)
+        if imported is not None and imported.migrated:
+            error = f"internal error: the call at `{imported.call}` is migrated, but a read on line {line} of what `{name}` returns does not map: {reason}"
+            return FileResult(path=result.path, error=error)
+    return result
 
 
 def _transform(path: Path, source: bytes, options: Options, facts: ProjectFacts = ProjectFacts()) -> FileResult:

@@ -13,8 +13,6 @@ from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 import libcst as cst
 from libcst.metadata import CodeRange
 
-from libcst.helpers import get_full_name_for_node
-
 from migrator.analysis import AnnotationUse, CallSite, ImportedResultSite, ModuleAnalysis
 from migrator.semantic.dicts import BuiltDict, KeyWrite, UnseenDict
 from migrator.semantic.flow import CALL, ResultUse
@@ -125,12 +123,14 @@ def _plan_imported_results(call_rules: Dict[str, Rule], rules: Dict[str, Rule], 
     if not analysis.project.facts.results:
         return []
     plans = []
-    for call in analysis.nodes.nodes_of(cst.Call):
-        spelled = get_full_name_for_node(call.func) if isinstance(call.func, (cst.Name, cst.Attribute)) else None
-        imported = analysis.project.result(spelled) if spelled is not None else None
-        rule = call_rules.get(imported.kind) if imported is not None else None
-        if rule is None or not analysis.imports.imported_as(call.func):
-            continue  # not called, or a local name hides the import here
+    for node, imported in analysis.imported_result_names():
+        call = analysis.nodes.parents.get(node)
+        rule = call_rules.get(imported.kind)
+        if rule is None:
+            continue
+        if not (isinstance(call, cst.Call) and call.func is node):
+            plans.append(_used_otherwise(node, imported, rule, analysis))
+            continue
         site = ImportedResultSite(
             call=call, kind=imported.kind, receiver=call.func, resource=(), wrapper=None, traced=True, other_sdk=False,
             statement=analysis.nodes.enclosing_statement(call), analysis=analysis, imported=imported,
@@ -142,6 +142,18 @@ def _plan_imported_results(call_rules: Dict[str, Rule], rules: Dict[str, Rule], 
             plan.blockers.append(Blocker(UNTRACED_RESULT, reason, site.position))
         plans.append(plan)
     return plans
+
+
+def _used_otherwise(node: cst.CSTNode, imported: ImportedResult, rule: Rule, analysis: ModuleAnalysis) -> SitePlan:
+    """A plan that never migrates, for a use of the function other than a call, which may pass
+    it where its results are read unseen."""
+    site = ImportedResultSite(
+        call=node, kind=imported.kind, receiver=node, resource=(), wrapper=None, traced=True, other_sdk=False,
+        statement=analysis.nodes.enclosing_statement(node), analysis=analysis, imported=imported,
+    )
+    code = one_line(analysis.module.code_for_node(node))
+    reason = f"`{code}` is used other than by calling it, so what it returns may be read where the tool cannot see"
+    return SitePlan(site=site, rule=rule.id, blockers=[Blocker(UNTRACED_RESULT, reason, analysis.nodes.positions[node])])
 
 
 def _returned_results(plan: SitePlan, analysis: ModuleAnalysis, options: Options) -> List[list]:
@@ -280,6 +292,8 @@ def _share_returned_dicts(
     rewritten for all of them, the same way, or for none."""
     by_call = {plan.site.call: plan for plan in plans}
     for plan in plans:
+        if isinstance(plan.site, ImportedResultSite):
+            continue  # it passes no request dict of its own
         for call in analysis.dict_sharers(plan.site.call):
             if call not in by_call:
                 line = analysis.nodes.positions[call].start.line
@@ -599,7 +613,8 @@ def _plan_annotations(
     """Offer the annotations that type the call's result, and those of the names it passes as
     arguments. Unclaimed ones stay as they are; a rewritten one may be shared with other calls."""
     uses = [AnnotationUse(a, None, analysis.nodes.positions[a]) for a in result_annotations]
-    for arg in plan.site.call.args:
+    passed = [] if isinstance(plan.site, ImportedResultSite) else plan.site.call.args  # not the call's own arguments
+    for arg in passed:
         if arg.keyword is not None and isinstance(arg.value, cst.Name):
             for annotation in analysis.bindings.annotations_of(arg.value):
                 uses.append(AnnotationUse(annotation, arg.keyword.value, analysis.nodes.positions[annotation]))
@@ -647,10 +662,10 @@ def _escape_of(use: ResultUse):
 
 def _site_findings(plan: SitePlan, analysis: ModuleAnalysis, options: Options) -> List[Finding]:
     site = plan.site
-    call_code = analysis.module.code_for_node(site.call.func)
     call = _start_of(site)
     if isinstance(site, ImportedResultSite):
-        return _imported_result_findings(plan, site.imported, call, call_code, options)
+        return _imported_result_findings(plan, site.imported, call, analysis.module.code_for_node(site.receiver), options)
+    call_code = analysis.module.code_for_node(site.call.func)
     if plan.migrates(options):
         at_call = dict(line=call.line, column=call.column, call=call)
         together = {readers.name for readers in plan.read_elsewhere}

@@ -134,11 +134,14 @@ class Project:
 
     def _locate(self, path: Path) -> Tuple["_Tree", _Module]:
         path = path.resolve()
+        tree = self._tree(self._root_of(path))
+        return tree, tree.module(path)
+
+    def _root_of(self, path: Path) -> Path:
         root = self._root or project_root(path)
         if _left_out(root, path):  # in a folder the project leaves out (hidden, say): its own
             root = _module_of(path).base
-        tree = self._tree(root)
-        return tree, tree.module(path)
+        return root
 
     # -- results read across modules ---------------------------------------------------
 
@@ -146,7 +149,10 @@ class Project:
         """The functions the module at ``path`` imports from the other modules of its project
         that return what a legacy call returns, with whether that call migrates (its module's
         result, with what its project says). Only modules whose text holds such a call are read."""
-        tree, module = self._locate(path)
+        tree = self._tree(self._root_of(path.resolve()))
+        if not tree.may_import_its_modules(path.resolve()):
+            return ()  # the project is not indexed for it: most modules import none of its own
+        module = tree.module(path.resolve())
         found = []
         for spelled, provider, function in tree.imported_functions(module):
             if provider.path == module.path or not tree.imports(provider.path).calls:
@@ -200,7 +206,11 @@ class Project:
             place = tree.where(importer.path, at)
             shown = place.rsplit(":", 1)[0]
             spelled = [spelled if function else f"{spelled}.{name}" for spelled, target, function in tree.imported_functions(importer) if target.path == module.path and function in (name, None)]
-            if not spelled or tree.imports(importer.path).dynamic is not None:
+            if tree.imports(importer.path).dynamic is not None:
+                return ResultReaders(name, (), f"`{place}` imports modules by name at run time, and the tool does not follow what it returns there")
+            if not tree.may_import_its_modules(importer.path):  # it would not be told what the function returns
+                return ResultReaders(name, (), f"`{place}` imports it in a way the tool does not follow")
+            if not spelled:
                 return ResultReaders(name, (), f"`{place}` imports it in a way the tool does not follow")
             if importer.path not in self.given or self.transform is None:
                 return ResultReaders(name, (), f"code in `{shown}` reads what it returns, and the migration needs that file too, but it is not among the paths given")
@@ -308,6 +318,25 @@ class _Tree:
                         pending.append((importer, depth + 1))
             found[name] = list(dict.fromkeys(places))  # a module importing it from two of them, once
         return found
+
+    def may_import_its_modules(self, path: Path) -> bool:
+        """Might an import statement of the module at ``path`` import a module of this project?
+        Answered without listing the project: the statement is relative, or the top name it
+        imports is a module or folder in the project's folder, the importer's, or the one its
+        top package is in."""
+        folders = {self.root, path.parent, _module_of(path).base}
+        for statement in self.imports(path).statements:
+            if isinstance(statement, ast.ImportFrom):
+                if statement.level:
+                    return True
+                names = [statement.module or ""]
+            else:
+                names = [alias.name for alias in statement.names]  # type: ignore[attr-defined]
+            for name in names:
+                top = name.split(".")[0]
+                if any((folder / f"{top}.py").is_file() or (folder / top).is_dir() for folder in folders):
+                    return True
+        return False
 
     def imported_functions(self, importer: _Module) -> Iterator[Tuple[str, _Module, Optional[str]]]:
         """(name, module, function) for each name an import statement of ``importer`` binds to
