@@ -338,17 +338,19 @@ class _Pipeline:
         if self.cache and result.result is not None and not entry.cached:
             self.cache.put(entry.path, entry.source, result.result, entry.facts)
         final = self._with_project(entry.path, entry.source, entry.facts, result)
+        if final.changed:  # it may be written before another module's migration reads it
+            self.project.remember(entry.path, entry.source)
         return self._noted(final, entry.status if not entry.facts.results else None)
 
     def settled(self, path: Path) -> Optional[SourceResult]:
         """The result of the file at ``path`` with what its project says of it, in this process;
         None when it cannot be read or transformed."""
-        try:
-            source = read_source(path)
-        except SourceError:
-            return None
+        source = self.project.source(path)
         facts = ProjectFacts(results=self.project.imported_results(path))
-        first = FileResult(path=path, result=self.transformed(path, source, facts))
+        try:
+            first = FileResult(path=path, result=self.transformed(path, source, facts))
+        except Exception:  # its own run reports why; what it returns is unknown
+            return None
         return self._with_project(path, source, facts, first).result
 
     def transformed(self, path: Path, source: bytes, facts: ProjectFacts) -> SourceResult:

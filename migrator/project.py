@@ -112,6 +112,19 @@ class Project:
         self.transform: Optional[Callable[[Path, bytes, ProjectFacts], SourceResult]] = None
         self._settled: Dict[Path, Optional[SourceResult]] = {}
         self._settling: Set[Path] = set()
+        # What each file held when this run first read it: files it writes are read as they were.
+        self._sources: Dict[Path, bytes] = {}
+
+    def remember(self, path: Path, source: bytes) -> None:
+        """What the file at ``path`` holds as the run reads it, before the run writes it."""
+        self._sources.setdefault(path.resolve(), source)
+
+    def source(self, path: Path) -> bytes:
+        """What the file at ``path`` held when the run first read it."""
+        path = path.resolve()
+        if path not in self._sources:
+            self._sources[path] = _read_bytes(path)
+        return self._sources[path]
 
     def facts(
         self, path: Path, source: bytes, exported: Sequence[str], imported: Sequence[str], returned: Sequence[list] = ()
@@ -217,7 +230,7 @@ class Project:
             call = tree.where(module.path, line)
             facts = ProjectFacts(results=tuple(ImportedResult(each, kind, _keywords(keywords), call, code, True) for each in spelled))
             try:
-                summary = self.transform(importer.path, _read(importer.path).encode(), facts)
+                summary = self.transform(importer.path, self.source(importer.path), facts)
             except Exception:  # what it reads is then unknown
                 return ResultReaders(name, (), f"code in `{shown}` reads what it returns, and the tool cannot read that file")
             unmapped = [read for read in summary.unmapped_reads if read[0] in spelled]
@@ -230,7 +243,7 @@ class Project:
     def _tree(self, root: Path) -> "_Tree":
         if root not in self._trees:
             index = self._cache.import_index(root) if self._cache else None
-            self._trees[root] = _Tree(root, index, given=root == self._root)
+            self._trees[root] = _Tree(root, self.source, index, given=root == self._root)
         return self._trees[root]
 
 
@@ -246,8 +259,9 @@ class _Tree:
     """One project's Python modules: their names, and the import statements of each, read on
     the first question that needs them."""
 
-    def __init__(self, root: Path, index: Optional[ImportIndex] = None, given: bool = False) -> None:
+    def __init__(self, root: Path, source: Callable[[Path], bytes], index: Optional[ImportIndex] = None, given: bool = False) -> None:
         self.root = root
+        self.source = source  # a file's bytes, as the run first read them
         self.given = given  # the run named this folder the project
         self._index = index  # what earlier runs read of the modules' imports
         self._modules: Optional[Dict[Path, _Module]] = None
@@ -268,7 +282,7 @@ class _Tree:
 
     def imports(self, path: Path) -> _Imports:
         if path not in self._imports:
-            self._imports[path] = self._remembered_imports(path) or _Imports.of(_read(path))
+            self._imports[path] = self._remembered_imports(path) or _Imports.of(self.text(path))
         return self._imports[path]
 
     def _remembered_imports(self, path: Path) -> Optional[_Imports]:
@@ -283,13 +297,16 @@ class _Tree:
         remembered = self._index.get(path, status)
         imports = _Imports.loaded(remembered) if remembered is not None else None
         if imports is None:
-            imports = _Imports.of(_read(path))
+            imports = _Imports.of(self.text(path))
             self._index.put(path, status, imports.saved())
         return imports
 
+    def text(self, path: Path) -> str:
+        return self.source(path).decode("utf-8", errors="replace")
+
     def syntax(self, path: Path) -> Optional[ast.Module]:
         if path not in self._syntax:
-            self._syntax[path] = _parsed(_read(path).encode())
+            self._syntax[path] = _parsed(self.source(path))
         return self._syntax[path]
 
     def where(self, path: Path, line: int) -> str:
@@ -382,11 +399,11 @@ class _Tree:
                 if self._is(source, target, module) and alias.name in (name, "*"):
                     return True
                 whole = f"{source}.{alias.name}" if source else alias.name
-                if self._is(whole, target, module) and _names_attribute(_read(module.path), alias.asname or alias.name, name):
+                if self._is(whole, target, module) and _names_attribute(self.text(module.path), alias.asname or alias.name, name):
                     return True
         elif isinstance(statement, ast.Import):
             for alias in statement.names:
-                if self._is(alias.name, target, module) and _names_attribute(_read(module.path), alias.asname or alias.name, name):
+                if self._is(alias.name, target, module) and _names_attribute(self.text(module.path), alias.asname or alias.name, name):
                     return True
         return False
 
@@ -450,7 +467,7 @@ class _Tree:
             return None
         node = bindings[0]
         classes = _client_class_names(syntax)
-        text = _read(defining.path)
+        text = self.text(defining.path)
         if isinstance(node, ast.ImportFrom):
             original = next(alias.name for alias in node.names if (alias.asname or alias.name) == name)
             return self._client_definition(defining, node.module, node.level, original, depth + 1)
@@ -566,11 +583,11 @@ def _may_import_dynamically(dynamic: Set[str], module: str) -> bool:
     )
 
 
-def _read(path: Path) -> str:
+def _read_bytes(path: Path) -> bytes:
     try:
-        return path.read_bytes().decode("utf-8", errors="replace")
+        return path.read_bytes()
     except OSError:
-        return ""
+        return b""
 
 
 LEFT_OUT = ("__pycache__", "node_modules", "site-packages")
