@@ -16,10 +16,10 @@ from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Deque, Iterator, List, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Callable, Deque, Iterator, List, Optional, Sequence, Tuple, Union
 
 from migrator.discovery import DiscoveryError, discover
-from migrator.model import FileResult, Options, ProjectFacts, SourceResult
+from migrator.model import FileResult, ImportedResult, Options, ProjectFacts, SourceResult
 from migrator.prefilter import Needs, is_candidate, needed_texts
 from migrator.screen import needs_libcst
 from migrator.source import SourceError, decode_source, read_source, write_atomic
@@ -348,14 +348,22 @@ class _Pipeline:
         source = self.project.source(path)
         facts = ProjectFacts(results=self.project.imported_results(path))
         try:
-            first = FileResult(path=path, result=self.transformed(path, source, facts))
+            first = FileResult(path=path, result=self._transformed(path, source, facts))
         except Exception:  # its own run reports why; what it returns is unknown
             return None
         return self._with_project(path, source, facts, first).result
 
-    def transformed(self, path: Path, source: bytes, facts: ProjectFacts) -> SourceResult:
-        """The result of ``source`` with ``facts``, in this process, from the cache when it has it.
-        Raises what stops it."""
+    def transformed(self, path: Path, source: bytes, results: Tuple[ImportedResult, ...]) -> Optional[SourceResult]:
+        """The result of ``source`` with what its project says, but for what the functions it
+        imports return: ``results``, in this process. Raises what stops it."""
+        facts = ProjectFacts(results=results)
+        first = FileResult(path=path, result=self._transformed(path, source, facts))
+        final, _ = self._rounds(path, source, facts, first, results)
+        if final.error is not None:
+            raise ValueError(final.error)
+        return final.result
+
+    def _transformed(self, path: Path, source: bytes, facts: ProjectFacts) -> SourceResult:
         cached = self.cache.get(path, source, facts) if self.cache else None
         if cached is not None:
             return cached
@@ -365,17 +373,24 @@ class _Pipeline:
         return result
 
     def _with_project(self, path: Path, source: bytes, used: ProjectFacts, result: FileResult) -> FileResult:
-        """The result again, when the file's project says other than it was transformed with.
-        A module's functions are asked about once the project says who imports them: that
-        takes a round more."""
+        """The result again, when the file's project says other than it was transformed with."""
+        return _consistent(*self._rounds(path, source, used, result))
+
+    def _rounds(
+        self, path: Path, source: bytes, used: ProjectFacts, result: FileResult, results: Optional[Tuple[ImportedResult, ...]] = None
+    ) -> Tuple[FileResult, ProjectFacts]:
+        """The result, transformed again while its project says other than it was transformed
+        with (with ``results`` for what the functions it imports return, when given), and the
+        facts it was last transformed with. A module's functions are asked about once the
+        project says who imports them: that takes a round more."""
         for _ in range(PROJECT_ROUNDS):
             asked = result.result
             if asked is None or not (asked.exported_names or asked.imported_names) or _is_notebook(path):
                 break
             try:
-                facts = self.project.facts(path, source, asked.exported_names, asked.imported_names, asked.returned_results)
+                facts = self.project.facts(path, source, asked.exported_names, asked.imported_names, asked.returned_results, results)
             except Exception as error:  # one file's project must not stop the run; what it would allow is unknown
-                return FileResult(path=path, error=_describe(error))
+                return FileResult(path=path, error=_describe(error)), used
             if facts == used:
                 break
             cached = self.cache.get(path, source, facts) if self.cache else None
@@ -387,7 +402,7 @@ class _Pipeline:
                 if self.cache and result.result is not None:
                     self.cache.put(path, source, result.result, facts)
             used = facts
-        return _consistent(result, used)
+        return result, used
 
     def _status(self, path: Path) -> Optional[os.stat_result]:
         """The file's status, when there is a cache to compare it with (None if it has none: reading it says why)."""

@@ -106,10 +106,11 @@ class Project:
         self._trees: Dict[Path, _Tree] = {}
         _package.cache_clear()  # what the folders hold as this run starts
         # Set by the engine for a run: its files (resolved), which alone it may change; how it
-        # migrates a file with what its project says (``settle``); and a file with given facts.
+        # migrates a file with what its project says (``settle``), and with what it says but
+        # for what the functions it imports return (``transform``).
         self.given: Set[Path] = set()
         self.settle: Optional[Callable[[Path], Optional[SourceResult]]] = None
-        self.transform: Optional[Callable[[Path, bytes, ProjectFacts], SourceResult]] = None
+        self.transform: Optional[Callable[[Path, bytes, Tuple[ImportedResult, ...]], SourceResult]] = None
         self._settled: Dict[Path, Optional[SourceResult]] = {}
         self._settling: Set[Path] = set()
         # What each file held when this run first read it: files it writes are read as they were.
@@ -127,13 +128,20 @@ class Project:
         return self._sources[path]
 
     def facts(
-        self, path: Path, source: bytes, exported: Sequence[str], imported: Sequence[str], returned: Sequence[list] = ()
+        self,
+        path: Path,
+        source: bytes,
+        exported: Sequence[str],
+        imported: Sequence[str],
+        returned: Sequence[list] = (),
+        results: Optional[Tuple[ImportedResult, ...]] = None,
     ) -> ProjectFacts:
         """What the rest of the project says about the module at ``path``: where other modules
         import each of the ``exported`` top-level names, which of the ``imported`` names are
         OpenAI clients (or functions returning one) in the module they come from, how other
         modules read what the functions of ``returned`` (``SourceResult.returned_results``)
-        return, and what the functions it imports return (``imported_results``)."""
+        return, and what the functions it imports return (``imported_results``, unless
+        ``results`` says it instead)."""
         tree, module = self._locate(path)
         syntax = _parsed(source)
         importers = tree.importers(module, exported) if exported else {}
@@ -142,7 +150,7 @@ class Project:
             importers=tuple((name, tuple(importers[name])) for name in exported if importers.get(name)),
             clients=tuple(clients),
             readers=tuple(self._readers(tree, module, returned)),
-            results=self.imported_results(path),
+            results=self.imported_results(path) if results is None else results,
         )
 
     def _locate(self, path: Path) -> Tuple["_Tree", _Module]:
@@ -228,9 +236,9 @@ class Project:
             if importer.path not in self.given or self.transform is None:
                 return ResultReaders(name, (), f"code in `{shown}` reads what it returns, and the migration needs that file too, but it is not among the paths given")
             call = tree.where(module.path, line)
-            facts = ProjectFacts(results=tuple(ImportedResult(each, kind, _keywords(keywords), call, code, True) for each in spelled))
+            migrated = tuple(ImportedResult(each, kind, _keywords(keywords), call, code, True) for each in spelled)
             try:
-                summary = self.transform(importer.path, self.source(importer.path), facts)
+                summary = self.transform(importer.path, self.source(importer.path), migrated)
             except Exception:  # what it reads is then unknown
                 return ResultReaders(name, (), f"code in `{shown}` reads what it returns, and the tool cannot read that file")
             unmapped = [read for read in summary.unmapped_reads if read[0] in spelled]
