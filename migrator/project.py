@@ -113,7 +113,8 @@ class Project:
         self.transform: Optional[Callable[[Path, bytes, Tuple[ImportedResult, ...]], SourceResult]] = None
         self._settled: Dict[Path, Optional[SourceResult]] = {}
         self._settling: Set[Path] = set()
-        # What each file held when this run first read it: files it writes are read as they were.
+        # What the files this run changes held as it read them: it may write them before it
+        # is done, and they are read as they were.
         self._sources: Dict[Path, bytes] = {}
 
     def remember(self, path: Path, source: bytes) -> None:
@@ -121,11 +122,9 @@ class Project:
         self._sources.setdefault(path.resolve(), source)
 
     def source(self, path: Path) -> bytes:
-        """What the file at ``path`` held when the run first read it."""
+        """What the file at ``path`` held as the run read it."""
         path = path.resolve()
-        if path not in self._sources:
-            self._sources[path] = _read_bytes(path)
-        return self._sources[path]
+        return self._sources[path] if path in self._sources else _read_bytes(path)
 
     def facts(
         self,
@@ -269,7 +268,7 @@ class _Tree:
 
     def __init__(self, root: Path, source: Callable[[Path], bytes], index: Optional[ImportIndex] = None, given: bool = False) -> None:
         self.root = root
-        self.source = source  # a file's bytes, as the run first read them
+        self.source = source  # a file's bytes, as the run read them
         self.given = given  # the run named this folder the project
         self._index = index  # what earlier runs read of the modules' imports
         self._modules: Optional[Dict[Path, _Module]] = None
