@@ -16,6 +16,15 @@ first question; then each Python file of the project is read once for its import
 (found in its text, and only they parsed), and a module is parsed whole only when a name it
 defines is asked about.
 
+A function returning a legacy call's result to other modules takes their reads of it along,
+decided in two steps on the same facts. Each importer is transformed as if the function returned
+the call's migrated result (``ImportedResult``), with what the project says of it otherwise; the
+reads there that no rule maps come back in ``SourceResult.unmapped_reads``. The module with the
+call is told whether all of them map, in files of the run (``ResultReaders``), and decides; each
+importer is then told that decision, which it learns by the engine's result for that module
+(``settle``). A module is asked what it imports only when one of its imports may name a module
+of the project, and one is settled only when its text holds a legacy call.
+
 What this cannot see is taken the cautious way: a module that imports the whole module and
 names the function anywhere counts as importing it; so does one that imports modules by name
 at run time (``importlib.import_module``, ``__import__``) with this module's name, a prefix of
