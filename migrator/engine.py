@@ -353,9 +353,12 @@ class _Pipeline:
             return None
         return self._with_project(path, source, facts, first).result
 
-    def transformed(self, path: Path, source: bytes, results: Tuple[ImportedResult, ...]) -> Optional[SourceResult]:
+    def transformed(self, path: Path, source: bytes, results: Optional[Tuple[ImportedResult, ...]]) -> Optional[SourceResult]:
         """The result of ``source`` with what its project says, but for what the functions it
-        imports return: ``results``, in this process. Raises what stops it."""
+        imports return: ``results``, in this process; with None, as a module on its own. Raises
+        what stops it."""
+        if results is None:
+            return self._transformed(path, source, ProjectFacts())
         facts = ProjectFacts(results=results)
         first = FileResult(path=path, result=self._transformed(path, source, facts))
         final, _ = self._rounds(path, source, facts, first, results)

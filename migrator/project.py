@@ -116,12 +116,13 @@ class Project:
         _package.cache_clear()  # what the folders hold as this run starts
         # Set by the engine for a run: its files (resolved), which alone it may change; how it
         # migrates a file with what its project says (``settle``), and with what it says but
-        # for what the functions it imports return (``transform``).
+        # for what the functions it imports return (``transform``; None: a module on its own).
         self.given: Set[Path] = set()
         self.settle: Optional[Callable[[Path], Optional[SourceResult]]] = None
-        self.transform: Optional[Callable[[Path, bytes, Tuple[ImportedResult, ...]], SourceResult]] = None
+        self.transform: Optional[Callable[[Path, bytes, Optional[Tuple[ImportedResult, ...]]], Optional[SourceResult]]] = None
         self._settled: Dict[Path, Optional[SourceResult]] = {}
         self._settling: Set[Path] = set()
+        self._returned_alone: Dict[Path, List[list]] = {}
         # What the files this run changes held as it read them: it may write them before it
         # is done, and they are read as they were.
         self._sources: Dict[Path, bytes] = {}
@@ -186,6 +187,11 @@ class Project:
         for spelled, provider, function in tree.imported_functions(module):
             if provider.path == module.path or not tree.imports(provider.path).calls:
                 continue
+            # Only a module that returns a result this one reads is settled: two modules that
+            # import each other are settled one after the other, unless each reads the other's.
+            returns = [entry[0] for entry in self._alone(provider.path)]
+            if not any(name == function or (function is None and _names_attribute(tree.text(module.path), spelled, name)) for name in returns):
+                continue
             settled = self._settle(provider.path)
             entries = settled.returned_results if settled is not None else []
             by_name: Dict[str, List[list]] = {}
@@ -199,10 +205,23 @@ class Project:
                     found.append(ImportedResult(called, kind, _keywords(keywords), place, code, migrated))
         return tuple(dict.fromkeys(found))
 
+    def _alone(self, path: Path) -> List[list]:
+        """What ``SourceResult.returned_results`` holds for the module at ``path`` on its own."""
+        if path not in self._returned_alone:
+            try:
+                result = self.transform(path, self.source(path), None) if self.transform is not None else None
+            except Exception:  # its own run reports why
+                result = None
+            self._returned_alone[path] = result.returned_results if result is not None else []
+        return self._returned_alone[path]
+
     def _settle(self, path: Path) -> Optional[SourceResult]:
-        """The engine's result for the module at ``path``, once per run."""
+        """The engine's result for the module at ``path``, once per run; None outside a run,
+        where the module's functions are not migrated with their readers."""
+        if self.settle is None:
+            return None
         if path not in self._settled:
-            if path in self._settling or self.settle is None:
+            if path in self._settling:
                 raise ProjectCycle(f"what `{path.name}` returns depends on modules that depend on it in turn")
             self._settling.add(path)
             try:

@@ -310,6 +310,15 @@ def test_a_function_returning_the_results_of_two_calls_keeps_them(tmp_path):
     assert any("returns the results of several calls" in line for line in _finding_lines(tmp_path, results))
 
 
+def test_two_modules_with_calls_that_import_each_other_are_both_migrated(tmp_path):
+    """Each is settled before the other only when it reads what the other returns."""
+    helpers = "from llm import complete\nfrom openai import OpenAI\n\nclient = OpenAI()\nSYSTEM = 'Be brief.'\n\n\ndef shout(q):\n    return complete(q).choices[0].message.content.upper()\n"
+    helpers += "\n\ndef whisper(q):\n    r = client.chat.completions.create(model='m', messages=[{'role': 'user', 'content': q}])\n    return r.choices[0].message.content.lower()\n"
+    _write(tmp_path, {"llm.py": "from helpers import SYSTEM\n" + LLM, "helpers.py": helpers})
+    results = _run(tmp_path, ["."])
+    assert sorted(r.path.name for r in results if r.changed) == ["helpers.py", "llm.py"]
+
+
 def test_a_module_written_before_the_call_it_reads_is_decided_still_counts_as_it_was(tmp_path):
     """`apply` writes each result as it comes: the module with the call, decided after its
     importer was written, reads the importer as it was."""
