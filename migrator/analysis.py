@@ -144,7 +144,6 @@ class ProjectQuestions:
         self.facts = facts
         self.exported: Set[str] = set()  # top-level names whose importers were asked about
         self.imported: Set[str] = set()  # imported names whose definitions were asked about
-        self.returning: Set[str] = set()  # top-level functions whose results' readers were asked about
 
     def importers_of(self, name: str) -> Tuple[str, ...]:
         """Where other modules import the top-level name ``name`` of this module ("path:line")."""
@@ -166,9 +165,8 @@ class ProjectQuestions:
         return self.facts.client(name)
 
     def readers_of(self, name: str) -> Optional[ResultReaders]:
-        """How the modules importing the function ``name`` read what it returns; None when
-        nothing was asked of them yet."""
-        self.returning.add(name)
+        """How the modules importing the function ``name`` read what it returns; None until the
+        project was asked (once the module asked who imports it, ``importers_of``)."""
         return self.facts.readers_of(name)
 
     def result(self, name: str) -> Optional[ImportedResult]:

@@ -83,7 +83,6 @@ def _migrated(source: bytes, options: Options, facts: ProjectFacts) -> SourceRes
         calls_migrated=sum(1 for site in plan.sites if site.target is not None),
         exported_names=sorted(analysis.project.exported),
         imported_names=sorted(analysis.project.imported),
-        returning_names=sorted(analysis.project.returning),
         returned_results=plan.returned_results,
         unmapped_reads=plan.unmapped_reads,
     )

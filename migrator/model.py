@@ -163,7 +163,6 @@ class SourceResult:
     # top-level names whose importers count, and the names it imports whose definitions count.
     exported_names: list = field(default_factory=list)  # list[str]
     imported_names: list = field(default_factory=list)  # list[str]
-    returning_names: list = field(default_factory=list)  # list[str]: functions whose results' readers count
     # The module's functions whose results other modules may read: [name, kind, keywords (None
     # when unknown), line of the call, code of the call, whether it migrates], one per call.
     returned_results: list = field(default_factory=list)

@@ -66,10 +66,17 @@ def project_root(path: Path) -> Path:
     """The folder of the project ``path`` belongs to: the nearest up with a marker, else the
     folder its top package is in."""
     path = path.resolve()
-    for candidate in path.parents:
-        if any((candidate / marker).exists() for marker in PROJECT_MARKERS):
-            return candidate
-    return _module_of(path).base
+    marked = _marked_folder(path.parent)
+    return marked if marked is not None else _module_of(path).base
+
+
+@lru_cache(maxsize=None)
+def _marked_folder(folder: Path) -> Optional[Path]:
+    """``folder`` or the nearest folder up from it with a project marker: every file of a run
+    asks, and most share their folders."""
+    if any((folder / marker).exists() for marker in PROJECT_MARKERS):
+        return folder
+    return None if folder.parent == folder else _marked_folder(folder.parent)
 
 
 @dataclass
@@ -114,6 +121,7 @@ class Project:
         self._cache = cache
         self._trees: Dict[Path, _Tree] = {}
         _package.cache_clear()  # what the folders hold as this run starts
+        _marked_folder.cache_clear()
         # Set by the engine for a run: its files (resolved), which alone it may change; how it
         # migrates a file with what its project says (``settle``), and with what it says but
         # for what the functions it imports return (``transform``; None: a module on its own).
@@ -302,6 +310,7 @@ class _Tree:
         self._modules: Optional[Dict[Path, _Module]] = None
         self._imports: Dict[Path, _Imports] = {}
         self._syntax: Dict[Path, Optional[ast.Module]] = {}
+        self._held: Dict[Tuple[Path, str], bool] = {}
 
     @property
     def modules(self) -> Dict[Path, _Module]:
@@ -377,18 +386,22 @@ class _Tree:
         imports is a module or folder in the project's folder, the importer's, or the one its
         top package is in."""
         folders = {self.root, path.parent, _module_of(path).base}
+        names = set()
         for statement in self.imports(path).statements:
             if isinstance(statement, ast.ImportFrom):
                 if statement.level:
                     return True
-                names = [statement.module or ""]
+                imported = [statement.module or ""]
             else:
-                names = [alias.name for alias in statement.names]  # type: ignore[attr-defined]
-            for name in names:
-                top = name.split(".")[0]
-                if any((folder / f"{top}.py").is_file() or (folder / top).is_dir() for folder in folders):
-                    return True
-        return False
+                imported = [alias.name for alias in statement.names]  # type: ignore[attr-defined]
+            names.update(name.split(".")[0] for name in imported)
+        return any(self._holds(folder, name) for name in names for folder in folders)
+
+    def _holds(self, folder: Path, name: str) -> bool:
+        """Is there a module or a folder ``name`` in ``folder``? Asked once each per run."""
+        if (folder, name) not in self._held:
+            self._held[(folder, name)] = (folder / f"{name}.py").is_file() or (folder / name).is_dir()
+        return self._held[(folder, name)]
 
     def imported_functions(self, importer: _Module) -> Iterator[Tuple[str, _Module, Optional[str]]]:
         """(name, module, function) for each name an import statement of ``importer`` binds to
