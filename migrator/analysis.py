@@ -94,7 +94,8 @@ class ImportedResultSite(CallSite):
     """A call of a function of another module that returns a legacy call's result
     (``imported``): what it returns is read here as that call's result would be. What that call
     passes is known here only by name: a read whose rewrite asks about an argument it may pass
-    is noted in ``consulted``, and its answer (none) must not be relied on."""
+    is noted in ``consulted``, and its answer (none) must not be relied on. Where the function
+    is used other than by calling it, ``call`` is the name itself, in a plan that never migrates."""
 
     imported: Optional[ImportedResult] = None
     consulted: Set[str] = field(default_factory=set)
