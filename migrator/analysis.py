@@ -20,7 +20,7 @@ from libcst.metadata import CodeRange
 
 from migrator.clients import is_openai_client, is_other_sdk_client
 from migrator.libcst_internals import NEWLINE, children
-from migrator.model import ImportedClient, Options, ProjectFacts
+from migrator.model import ImportedClient, ImportedResult, Options, ProjectFacts, ResultReaders
 from migrator.screen import CALL_SITE, legacy_method
 from migrator.semantic.bindings import Bindings
 from migrator.semantic.dicts import BuiltDict, KeyWrite, UnseenDict, unpacked_dict, unpacking_calls
@@ -88,6 +88,27 @@ class CallSite:
         return self.analysis.request_dict(self.call)
 
 
+@dataclass
+class ImportedResultSite(CallSite):
+    """A call of a function of another module that returns a legacy call's result
+    (``imported``): what it returns is read here as that call's result would be. What that call
+    passes is known here only by name: a read whose rewrite asks about an argument it may pass
+    is noted in ``consulted``, and its answer (none) must not be relied on. Where the function
+    is used other than by calling it, ``call`` is the name itself, in a plan that never migrates."""
+
+    imported: Optional[ImportedResult] = None
+    consulted: Set[str] = field(default_factory=set)
+
+    def argument(self, keyword: str) -> Optional[cst.Arg]:
+        keywords = self.imported.keywords if self.imported is not None else None
+        if keywords is None or keyword in keywords:
+            self.consulted.add(keyword)
+        return None
+
+    def request_dict(self) -> Union[BuiltDict, UnseenDict, None]:
+        return None
+
+
 @dataclass(frozen=True)
 class WrittenCall:
     """A legacy call a text search finds in a string or a comment: an example, documentation,
@@ -145,6 +166,16 @@ class ProjectQuestions:
         """What the module this one imports ``name`` from makes it, when that is an OpenAI client."""
         self.imported.add(name)
         return self.facts.client(name)
+
+    def readers_of(self, name: str) -> Optional[ResultReaders]:
+        """How the modules importing the function ``name`` read what it returns; None until the
+        project was asked (once the module asked who imports it, ``importers_of``)."""
+        return self.facts.readers_of(name)
+
+    def result(self, name: str) -> Optional[ImportedResult]:
+        """What the function this module imports and calls as ``name`` returns, when it is the
+        result of a legacy call (the engine gives these before the module is read)."""
+        return self.facts.result(name)
 
 
 def _places(places: Sequence[str]) -> Optional[str]:
@@ -307,6 +338,24 @@ class ModuleAnalysis:
                 )
             )
         return sites
+
+    def imported_result_names(self) -> List[Tuple[cst.CSTNode, ImportedResult]]:
+        """The names (``complete``, ``llm.complete``) that stand for a function of another
+        module returning a legacy call's result (``ProjectFacts.results``), outside the imports
+        that bind them."""
+        if not self.project.facts.results:
+            return []
+        found = []
+        for node in self.nodes.nodes_of(cst.Name, cst.Attribute):
+            parent = self.nodes.parents.get(node)
+            if isinstance(parent, cst.Attribute) and parent.attr is node:
+                continue  # the attribute part of a dotted name: the whole is looked at
+            imported = self.project.result(get_full_name_for_node(node) or "")
+            if imported is None or self.nodes.enclosing(node, (cst.Import, cst.ImportFrom)) is not None:
+                continue
+            if self.imports.imported_as(node):  # not a local name that hides the import here
+                found.append((node, imported))
+        return found
 
     def _may_hold_a_client(self, receiver: cst.BaseExpression) -> bool:
         """Can the proof find a client at all? Every way it does goes through an import of

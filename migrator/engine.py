@@ -16,10 +16,10 @@ from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Deque, Iterator, List, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Callable, Deque, Iterator, List, Optional, Sequence, Tuple, Union
 
 from migrator.discovery import DiscoveryError, discover
-from migrator.model import FileResult, Options, ProjectFacts, SourceResult
+from migrator.model import FileResult, ImportedResult, Options, ProjectFacts, SourceResult
 from migrator.prefilter import Needs, is_candidate, needed_texts
 from migrator.screen import needs_libcst
 from migrator.source import SourceError, decode_source, read_source, write_atomic
@@ -43,6 +43,9 @@ CANDIDATES_PER_WORKER = 16
 # twenty-five is a candidate, a smaller window would leave the other workers idle behind it.
 WAITING_FILES = 4096
 NOTEBOOK_SUFFIX = ".ipynb"
+# How many times a file is transformed again with what its project says: who imports its
+# functions, then how they read what those return.
+PROJECT_ROUNDS = 3
 
 
 def transform_source(source: bytes, options: Options = Options(), facts: ProjectFacts = ProjectFacts()) -> SourceResult:
@@ -57,7 +60,7 @@ def transform_source(source: bytes, options: Options = Options(), facts: Project
     decode_source(source)
     _refuse_deep_nesting(source)
     with _cycles_collected_after():
-        if not needs_libcst(source, needed_texts(options.select, options.ignore)):
+        if not facts.results and not needs_libcst(source, needed_texts(options.select, options.ignore)):
             return SourceResult(source=source, output=source)
         return _migrated(source, options, facts)
 
@@ -77,10 +80,12 @@ def _migrated(source: bytes, options: Options, facts: ProjectFacts) -> SourceRes
         source=source,
         output=output,
         findings=findings,
-        calls_migrated=len(plan.sites),
+        calls_migrated=sum(1 for site in plan.sites if site.target is not None),
         exported_names=sorted(analysis.project.exported),
         imported_names=sorted(analysis.project.imported),
         asks_chat_calls=analysis.project.asks_chat_calls,
+        returned_results=plan.returned_results,
+        unmapped_reads=plan.unmapped_reads,
     )
 
 
@@ -191,7 +196,9 @@ def run(
     from migrator.project import Project
 
     files = list(discover(paths, exclude))
-    return Results(len(files), _results(files, options, jobs, cache, project or Project(cache=cache)))
+    project = project or Project(cache=cache)
+    project.given = {Path(os.path.realpath(item)) for item in files if isinstance(item, Path)}
+    return Results(len(files), _results(files, options, jobs, cache, project))
 
 
 def _is_notebook(item: Union[Path, DiscoveryError]) -> bool:
@@ -212,12 +219,12 @@ def _results(
     if workers > 1 and len(files) >= PARALLEL_THRESHOLD:
         pool = _Pool(workers)
         try:
-            pipeline = _Pipeline(options, needs, cache, project, pool.submit)
+            pipeline = _Pipeline(options, needs, cache, project, pool.submit).serving(project)
             yield from _in_order(files, pipeline, candidates=CANDIDATES_PER_WORKER * workers, waiting=WAITING_FILES)
         finally:
             pool.shutdown()
     else:
-        yield from _in_order(files, _Pipeline(options, needs, cache, project, _now), candidates=1, waiting=1)
+        yield from _in_order(files, _Pipeline(options, needs, cache, project, _now).serving(project), candidates=1, waiting=1)
     if cache:
         cache.save()
 
@@ -276,6 +283,7 @@ class _Transforming:
     status: Optional[os.stat_result]  # the file's, before it was read, when there is a cache
     outcome: Union[FileResult, Future[FileResult]]  # a FileResult when transformed in this process
     cached: bool = False  # the outcome came from the cache
+    facts: ProjectFacts = ProjectFacts()  # what it was transformed with: what the functions it imports return
 
 
 def _is_finished(entry: Union[FileResult, _Transforming]) -> bool:
@@ -292,52 +300,114 @@ class _Pipeline:
     project: Project
     submit: Callable[..., Union[FileResult, Future[FileResult]]]
 
+    def serving(self, project: Project) -> "_Pipeline":
+        """This pipeline, which ``project`` now asks for the results of other modules."""
+        project.settle = self.settled
+        project.transform = self.transformed
+        return self
+
     def start(self, item: Union[Path, DiscoveryError]) -> Union[FileResult, _Transforming]:
         """The file's final result when it needs no parsing, else its transformation under way."""
         if isinstance(item, DiscoveryError):
             return FileResult(path=item.path, error=item.reason)
         status = self._status(item)
-        if status is not None and self.cache and self.cache.is_idle(item, status):
+        try:
+            # Before anything else: reads of what a function of another module returns can
+            # make a file that holds no legacy call change, with that call.
+            facts = ProjectFacts() if _is_notebook(item) else ProjectFacts(results=self.project.imported_results(item))
+        except Exception as error:  # one file's project must not stop the run
+            return FileResult(path=item, error=_describe(error))
+        if not facts.results and status is not None and self.cache and self.cache.is_idle(item, status):
             return FileResult(path=item, result=SourceResult(source=b"", output=b""))
         try:
             source = read_source(item)
             code = _notebook_code(source) if _is_notebook(item) else source  # a bad notebook raises
         except SourceError as error:
             return FileResult(path=item, error=str(error))
-        if not is_candidate(code, self.needs):
+        if not facts.results and not is_candidate(code, self.needs):
             return self._noted(FileResult(path=item, result=SourceResult(source=b"", output=b"")), status)
-        cached = self.cache.get(item, source) if self.cache else None
+        cached = self.cache.get(item, source, facts) if self.cache else None
         if cached is not None:
-            return _Transforming(item, source, status, FileResult(path=item, result=cached), cached=True)
-        return _Transforming(item, source, status, self.submit(_transform, item, source, self.options))
+            return _Transforming(item, source, status, FileResult(path=item, result=cached), cached=True, facts=facts)
+        return _Transforming(item, source, status, self.submit(_transform, item, source, self.options, facts), facts=facts)
 
     def finish(self, entry: Union[FileResult, _Transforming]) -> FileResult:
         if isinstance(entry, FileResult):
             return entry
         result = entry.outcome if isinstance(entry.outcome, FileResult) else entry.outcome.result()
         if self.cache and result.result is not None and not entry.cached:
-            self.cache.put(entry.path, entry.source, result.result)
-        return self._noted(self._with_project(entry, result), entry.status)
+            self.cache.put(entry.path, entry.source, result.result, entry.facts)
+        final = self._with_project(entry.path, entry.source, entry.facts, result)
+        if final.changed:  # it may be written before another module's migration reads it
+            self.project.remember(entry.path, entry.source)
+        return self._noted(final, entry.status if not entry.facts.results else None)
 
-    def _with_project(self, entry: _Transforming, result: FileResult) -> FileResult:
-        """The result again, when the file's project says other than a module on its own assumes."""
-        asked = result.result
-        if asked is None or not (asked.exported_names or asked.imported_names or asked.asks_chat_calls) or _is_notebook(entry.path):
-            return result
+    def settled(self, path: Path) -> Optional[SourceResult]:
+        """The result of the file at ``path`` with what its project says of it, in this process;
+        None when it cannot be read or transformed."""
+        source = self.project.source(path)
+        facts = ProjectFacts(results=self.project.imported_results(path))
         try:
-            facts = self.project.facts(entry.path, entry.source, asked.exported_names, asked.imported_names, asked.asks_chat_calls)
-        except Exception as error:  # one file's project must not stop the run; what it would allow is unknown
-            return FileResult(path=entry.path, error=_describe(error))
-        if facts == ProjectFacts():
-            return result
-        cached = self.cache.get(entry.path, entry.source, facts) if self.cache else None
+            first = FileResult(path=path, result=self._transformed(path, source, facts))
+        except Exception:  # its own run reports why; what it returns is unknown
+            return None
+        return self._with_project(path, source, facts, first).result
+
+    def transformed(self, path: Path, source: bytes, results: Optional[Tuple[ImportedResult, ...]]) -> Optional[SourceResult]:
+        """The result of ``source`` with what its project says, but for what the functions it
+        imports return: ``results``, in this process; with None, as a module on its own. Raises
+        what stops it."""
+        if results is None:
+            return self._transformed(path, source, ProjectFacts())
+        facts = ProjectFacts(results=results)
+        first = FileResult(path=path, result=self._transformed(path, source, facts))
+        final, _ = self._rounds(path, source, facts, first, results)
+        if final.error is not None:
+            raise ValueError(final.error)
+        return final.result
+
+    def _transformed(self, path: Path, source: bytes, facts: ProjectFacts) -> SourceResult:
+        cached = self.cache.get(path, source, facts) if self.cache else None
         if cached is not None:
-            return FileResult(path=entry.path, result=cached)
-        outcome = self.submit(_transform, entry.path, entry.source, self.options, facts)
-        final = outcome if isinstance(outcome, FileResult) else outcome.result()
-        if self.cache and final.result is not None:
-            self.cache.put(entry.path, entry.source, final.result, facts)
-        return final
+            return cached
+        result = transform_source(source, self.options.for_path(path), facts)
+        if self.cache:
+            self.cache.put(path, source, result, facts)
+        return result
+
+    def _with_project(self, path: Path, source: bytes, used: ProjectFacts, result: FileResult) -> FileResult:
+        """The result again, when the file's project says other than it was transformed with."""
+        return _consistent(*self._rounds(path, source, used, result))
+
+    def _rounds(
+        self, path: Path, source: bytes, used: ProjectFacts, result: FileResult, results: Optional[Tuple[ImportedResult, ...]] = None
+    ) -> Tuple[FileResult, ProjectFacts]:
+        """The result, transformed again while its project says other than it was transformed
+        with (with ``results`` for what the functions it imports return, when given), and the
+        facts it was last transformed with. A module's functions are asked about once the
+        project says who imports them: that takes a round more."""
+        for _ in range(PROJECT_ROUNDS):
+            asked = result.result
+            if asked is None or not (asked.exported_names or asked.imported_names or asked.asks_chat_calls) or _is_notebook(path):
+                break
+            try:
+                facts = self.project.facts(
+                    path, source, asked.exported_names, asked.imported_names, asked.returned_results, results, asked.asks_chat_calls
+                )
+            except Exception as error:  # one file's project must not stop the run; what it would allow is unknown
+                return FileResult(path=path, error=_describe(error)), used
+            if facts == used:
+                break
+            cached = self.cache.get(path, source, facts) if self.cache else None
+            if cached is not None:
+                result = FileResult(path=path, result=cached)
+            else:
+                outcome = self.submit(_transform, path, source, self.options, facts)
+                result = outcome if isinstance(outcome, FileResult) else outcome.result()
+                if self.cache and result.result is not None:
+                    self.cache.put(path, source, result.result, facts)
+            used = facts
+        return result, used
 
     def _status(self, path: Path) -> Optional[os.stat_result]:
         """The file's status, when there is a cache to compare it with (None if it has none: reading it says why)."""
@@ -354,6 +424,17 @@ class _Pipeline:
             if not result.changed and not result.findings:
                 self.cache.remember_idle(result.path, status)
         return result
+
+
+def _consistent(result: FileResult, facts: ProjectFacts) -> FileResult:
+    """The result, unless it leaves a read of what another module's migrated call returns as it
+    is: that module's decision was made on other facts than this one's, a bug reported."""
+    for name, line, reason in result.result.unmapped_reads if result.result is not None else ():
+        imported = facts.result(name)
+        if imported is not None and imported.migrated:
+            error = f"internal error: the call at `{imported.call}` is migrated, but a read on line {line} of what `{name}` returns does not map: {reason}"
+            return FileResult(path=result.path, error=error)
+    return result
 
 
 def _transform(path: Path, source: bytes, options: Options, facts: ProjectFacts = ProjectFacts()) -> FileResult:

@@ -105,6 +105,29 @@ class ImportedClient:
 
 
 @dataclass(frozen=True)
+class ImportedResult:
+    """A function a module imports whose module returns from it what a legacy call returns."""
+
+    name: str  # as the importing module calls it: ``complete``, ``llm.complete``
+    kind: str  # the kind of the call, as ``CallSite.kind``
+    # The keyword arguments the call passes (what its result is depends on some); None when it
+    # unpacks a dict, whose keys are unknown here.
+    keywords: Optional[Tuple[str, ...]]
+    call: str  # where the call is, "path:line", and what it calls: `client.chat.completions.create`
+    code: str
+    migrated: bool  # the call migrates, and this module's reads of its results with it
+
+
+@dataclass(frozen=True)
+class ResultReaders:
+    """How the other modules of the project read what one of a module's functions returns."""
+
+    name: str
+    modules: Tuple[str, ...]  # the modules that import it ("path"), when every read there maps
+    blocked: Optional[str] = None  # else why not, naming the place: the function's call stays as it is
+
+
+@dataclass(frozen=True)
 class ProjectFacts:
     """What the other modules of its project tell one module (see ``migrator.project``). The
     default is what a module on its own assumes: nobody imports it, and it imports no client."""
@@ -115,12 +138,20 @@ class ProjectFacts:
     # Where the project modules it imports (directly or through others) call Chat Completions,
     # "path:line", when asked
     chat_calls: Tuple[str, ...] = ()
+    readers: Tuple[ResultReaders, ...] = ()  # for the functions that return a legacy call's result
+    results: Tuple[ImportedResult, ...] = ()
 
     def importers_of(self, name: str) -> Tuple[str, ...]:
         return next((places for n, places in self.importers if n == name), ())
 
     def client(self, name: str) -> Optional[ImportedClient]:
         return next((c for c in self.clients if c.name == name), None)
+
+    def readers_of(self, name: str) -> Optional[ResultReaders]:
+        return next((r for r in self.readers if r.name == name), None)
+
+    def result(self, name: str) -> Optional[ImportedResult]:
+        return next((r for r in self.results if r.name == name), None)
 
 
 @dataclass
@@ -137,6 +168,12 @@ class SourceResult:
     exported_names: list = field(default_factory=list)  # list[str]
     imported_names: list = field(default_factory=list)  # list[str]
     asks_chat_calls: bool = False  # whether the Chat Completions calls of the modules it imports count
+    # The module's functions whose results other modules may read: [name, kind, keywords (None
+    # when unknown), line of the call, code of the call, whether it migrates], one per call.
+    returned_results: list = field(default_factory=list)
+    # Reads of the results of imported functions (``ProjectFacts.results``) that no rule maps:
+    # [name as called, line, why]; they keep the call in the other module as it is.
+    unmapped_reads: list = field(default_factory=list)
 
     @property
     def changed(self) -> bool:

@@ -13,10 +13,10 @@ from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 import libcst as cst
 from libcst.metadata import CodeRange
 
-from migrator.analysis import AnnotationUse, CallSite, ModuleAnalysis
+from migrator.analysis import AnnotationUse, CallSite, ImportedResultSite, ModuleAnalysis
 from migrator.semantic.dicts import BuiltDict, KeyWrite, UnseenDict
 from migrator.semantic.flow import CALL, ResultUse
-from migrator.model import Confidence, Finding, Options, Position
+from migrator.model import Confidence, Finding, ImportedResult, Options, Position, ResultReaders
 from migrator.prefilter import ModuleNeeds, holds
 from migrator.registry import all_rules
 from migrator.rule import Block, GuardHook, NewArgument, ParameterHook, Report, Retarget, Rewrite, Rule, UseRewrite
@@ -63,8 +63,12 @@ class SitePlan:
     exported_functions: List[str] = field(default_factory=list)
     exported_parameters: List[str] = field(default_factory=list)
     co_bound: List[cst.Call] = field(default_factory=list)  # calls whose results share its names
+    # The functions returning its result whose importers' reads are migrated with it.
+    read_elsewhere: List[ResultReaders] = field(default_factory=list)
 
     def migrates(self, options: Options) -> bool:
+        if isinstance(self.site, ImportedResultSite) and not self.site.imported.migrated:
+            return False  # its reads go with the call in the other module, which stays
         return all(b.unsafe is not None and options.unsafe_fixes for b in self.blockers)
 
 
@@ -72,6 +76,8 @@ class SitePlan:
 class ModulePlan:
     sites: List[SitePlan]
     findings: List[Finding]
+    returned_results: List[list] = field(default_factory=list)  # see ``SourceResult``
+    unmapped_reads: List[list] = field(default_factory=list)
 
 
 def plan_module(analysis: ModuleAnalysis, options: Options) -> ModulePlan:
@@ -92,6 +98,7 @@ def plan_module(analysis: ModuleAnalysis, options: Options) -> ModulePlan:
                 findings.append(_unresolved_finding(site, analysis))
             continue
         plans.append(_plan_site(site, rule, rules, analysis))
+    plans.extend(_plan_imported_results(call_rules, rules, analysis))
     if options.is_enabled(CALLS_IN_TEXT):
         findings.extend(_written_call_findings(analysis, suppressions))
     _block_suppressed_edits(plans, suppressions, analysis, options)
@@ -102,7 +109,71 @@ def plan_module(analysis: ModuleAnalysis, options: Options) -> ModulePlan:
     # A guard keeps its calls as they are whatever is selected; its findings follow the selection.
     silenced = {rule_id for rule_id, _ in _guards() if not options.is_enabled(rule_id)}
     findings = [f for f in findings if f.rule not in silenced and not suppressions.hides(f.rule, f.line)]
-    return ModulePlan(sites=[p for p in plans if p.migrates(options)], findings=findings)
+    return ModulePlan(
+        sites=[p for p in plans if p.migrates(options)],
+        findings=findings,
+        returned_results=[entry for plan in plans for entry in _returned_results(plan, analysis, options)],
+        unmapped_reads=[entry for plan in plans for entry in _unmapped_reads(plan, analysis, options)],
+    )
+
+
+def _plan_imported_results(call_rules: Dict[str, Rule], rules: Dict[str, Rule], analysis: ModuleAnalysis) -> List[SitePlan]:
+    """The calls of functions other modules define to return a legacy call's result: their
+    results' reads here are planned like that call's, to migrate with it or not at all."""
+    if not analysis.project.facts.results:
+        return []
+    plans = []
+    for node, imported in analysis.imported_result_names():
+        call = analysis.nodes.parents.get(node)
+        rule = call_rules.get(imported.kind)
+        if rule is None:
+            continue
+        if not (isinstance(call, cst.Call) and call.func is node):
+            plans.append(_used_otherwise(node, imported, rule, analysis))
+            continue
+        site = ImportedResultSite(
+            call=call, kind=imported.kind, receiver=call.func, resource=(), wrapper=None, traced=True, other_sdk=False,
+            statement=analysis.nodes.enclosing_statement(call), analysis=analysis, imported=imported,
+        )
+        plan = SitePlan(site=site, rule=rule.id)
+        _plan_uses(plan, rules, analysis)
+        for keyword in sorted(site.consulted):
+            reason = f"how its result is read depends on `{keyword}=`, which the call at `{imported.call}` may pass: arguments are not read across modules"
+            plan.blockers.append(Blocker(UNTRACED_RESULT, reason, site.position))
+        plans.append(plan)
+    return plans
+
+
+def _used_otherwise(node: cst.CSTNode, imported: ImportedResult, rule: Rule, analysis: ModuleAnalysis) -> SitePlan:
+    """A plan that never migrates, for a use of the function other than a call, which may pass
+    it where its results are read unseen."""
+    site = ImportedResultSite(
+        call=node, kind=imported.kind, receiver=node, resource=(), wrapper=None, traced=True, other_sdk=False,
+        statement=analysis.nodes.enclosing_statement(node), analysis=analysis, imported=imported,
+    )
+    code = one_line(analysis.module.code_for_node(node))
+    reason = f"`{code}` is used other than by calling it, so what it returns may be read where the tool cannot see"
+    return SitePlan(site=site, rule=rule.id, blockers=[Blocker(UNTRACED_RESULT, reason, analysis.nodes.positions[node])])
+
+
+def _returned_results(plan: SitePlan, analysis: ModuleAnalysis, options: Options) -> List[list]:
+    """What ``SourceResult.returned_results`` holds of ``plan``'s call."""
+    names = [name for name in dict.fromkeys(plan.exported_functions) if "." not in name]
+    if plan.target is None or not names:
+        return []
+    call = plan.site.call
+    keywords = None if any(arg.star for arg in call.args) else [arg.keyword.value for arg in call.args if arg.keyword is not None]
+    line = plan.site.position.start.line
+    code = analysis.module.code_for_node(call.func)
+    return [[name, plan.site.kind, keywords, line, code, plan.migrates(options)] for name in names]
+
+
+def _unmapped_reads(plan: SitePlan, analysis: ModuleAnalysis, options: Options) -> List[list]:
+    """What ``SourceResult.unmapped_reads`` holds of ``plan``, a call of an imported function."""
+    blockers = [b for b in plan.blockers if b.unsafe is None or not options.unsafe_fixes]
+    if not isinstance(plan.site, ImportedResultSite) or not blockers:
+        return []
+    return [[plan.site.imported.name, blockers[0].position.start.line, blockers[0].reason]]
 
 
 def _guards() -> List[Tuple[str, GuardHook]]:
@@ -238,6 +309,8 @@ def _share_returned_dicts(
     rewritten for all of them, the same way, or for none."""
     by_call = {plan.site.call: plan for plan in plans}
     for plan in plans:
+        if isinstance(plan.site, ImportedResultSite):
+            continue  # it passes no request dict of its own
         for call in analysis.dict_sharers(plan.site.call):
             if call not in by_call:
                 line = analysis.nodes.positions[call].start.line
@@ -537,7 +610,17 @@ def _block_results_read_elsewhere(plan: SitePlan, analysis: ModuleAnalysis) -> N
         shown = analysis.project.where_imported(name.split(".")[0])
         if shown is None:
             continue
-        reason = f"it is {how} `{name}`, which other modules import ({shown}): {why}, and the tool does not migrate them with this call"
+        # A function of the module (not a method) whose results the importers read mappably
+        # takes them along: they are migrated in the same run.
+        together = how == "returned from" and "." not in name and plan.target is not None
+        readers = analysis.project.readers_of(name) if together else None
+        if readers is not None and readers.blocked is None:
+            plan.read_elsewhere.append(readers)
+            continue
+        if readers is not None:
+            reason = f"it is returned from `{name}`, which other modules import ({shown}): {readers.blocked}"
+        else:
+            reason = f"it is {how} `{name}`, which other modules import ({shown}): {why}, and the tool does not migrate them with this call"
         plan.blockers.append(Blocker(UNTRACED_RESULT, reason, plan.site.position))
 
 
@@ -547,7 +630,8 @@ def _plan_annotations(
     """Offer the annotations that type the call's result, and those of the names it passes as
     arguments. Unclaimed ones stay as they are; a rewritten one may be shared with other calls."""
     uses = [AnnotationUse(a, None, analysis.nodes.positions[a]) for a in result_annotations]
-    for arg in plan.site.call.args:
+    passed = [] if isinstance(plan.site, ImportedResultSite) else plan.site.call.args  # not the call's own arguments
+    for arg in passed:
         if arg.keyword is not None and isinstance(arg.value, cst.Name):
             for annotation in analysis.bindings.annotations_of(arg.value):
                 uses.append(AnnotationUse(annotation, arg.keyword.value, analysis.nodes.positions[annotation]))
@@ -595,12 +679,15 @@ def _escape_of(use: ResultUse):
 
 def _site_findings(plan: SitePlan, analysis: ModuleAnalysis, options: Options) -> List[Finding]:
     site = plan.site
-    call_code = analysis.module.code_for_node(site.call.func)
     call = _start_of(site)
+    if isinstance(site, ImportedResultSite):
+        return _imported_result_findings(plan, site.imported, call, analysis.module.code_for_node(site.receiver), options)
+    call_code = analysis.module.code_for_node(site.call.func)
     if plan.migrates(options):
         at_call = dict(line=call.line, column=call.column, call=call)
+        together = {readers.name for readers in plan.read_elsewhere}
         exported = [
-            *(f"`{name}` will return a Response" for name in plan.exported_functions),
+            *(f"`{name}` will return a Response" for name in plan.exported_functions if name not in together),
             *(f"`{name}` will be passed what `{plan.target.method}` returns" for name in plan.exported_parameters),
         ]
         return [
@@ -613,6 +700,17 @@ def _site_findings(plan: SitePlan, analysis: ModuleAnalysis, options: Options) -
                     **at_call,
                 )
                 for change in exported
+            ),
+            *(
+                Finding(
+                    rule=plan.rule,
+                    message=f"`{readers.name}` will return a Response: the reads of what it returns in "
+                    + ", ".join(f"`{module}`" for module in readers.modules)
+                    + " are migrated with this call",
+                    fixable=True,
+                    **at_call,
+                )
+                for readers in plan.read_elsewhere
             ),
         ]
     findings = []
@@ -630,6 +728,28 @@ def _site_findings(plan: SitePlan, analysis: ModuleAnalysis, options: Options) -
             )
         )
     return findings
+
+
+def _imported_result_findings(
+    plan: SitePlan, imported: ImportedResult, call: Position, call_code: str, options: Options
+) -> List[Finding]:
+    """A call of an imported function: its reads are migrated with the call that makes its
+    result, in the other module, or none is; the reads that hold that call back are reported."""
+    origin = f"`{call_code}` returns what `{imported.code}` at `{imported.call}` returns"
+    if plan.migrates(options) and imported.migrated:
+        message = f"{origin}, which is migrated: the reads of it here are migrated with it"
+        return [Finding(rule=plan.rule, line=call.line, column=call.column, message=message, fixable=True, call=call)]
+    return [
+        Finding(
+            rule=blocker.rule,
+            line=blocker.position.start.line,
+            column=blocker.position.start.column + 1,
+            message=f"{origin}, which is not migrated with its reads here: {blocker.reason}",
+            call=call,
+        )
+        for blocker in plan.blockers
+        if blocker.unsafe is None or not options.unsafe_fixes
+    ]
 
 
 def _start_of(site: CallSite) -> Position:

@@ -17,6 +17,15 @@ first question; then each Python file of the project is read once for its import
 (found in its text, and only they parsed), and a module is parsed whole only when a name it
 defines is asked about.
 
+A function returning a legacy call's result to other modules takes their reads of it along,
+decided in two steps on the same facts. Each importer is transformed as if the function returned
+the call's migrated result (``ImportedResult``), with what the project says of it otherwise; the
+reads there that no rule maps come back in ``SourceResult.unmapped_reads``. The module with the
+call is told whether all of them map, in files of the run (``ResultReaders``), and decides; each
+importer is then told that decision, which it learns by the engine's result for that module
+(``settle``). A module is asked what it imports only when one of its imports may name a module
+of the project, and one is settled only when its text holds a legacy call.
+
 What this cannot see is taken the cautious way: a module that imports the whole module and
 names the function anywhere counts as importing it; so does one that imports modules by name
 at run time (``importlib.import_module``, ``__import__``) with this module's name, a prefix of
@@ -32,9 +41,9 @@ from collections import deque
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
-from migrator.model import ImportedClient, ProjectFacts
+from migrator.model import ImportedClient, ImportedResult, ProjectFacts, ResultReaders, SourceResult
 from migrator.screen import CALL_SITE
 
 if TYPE_CHECKING:
@@ -59,10 +68,17 @@ def project_root(path: Path) -> Path:
     """The folder of the project ``path`` belongs to: the nearest up with a marker, else the
     folder its top package is in."""
     path = path.resolve()
-    for candidate in path.parents:
-        if any((candidate / marker).exists() for marker in PROJECT_MARKERS):
-            return candidate
-    return _module_of(path).base
+    marked = _marked_folder(path.parent)
+    return marked if marked is not None else _module_of(path).base
+
+
+@lru_cache(maxsize=None)
+def _marked_folder(folder: Path) -> Optional[Path]:
+    """``folder`` or the nearest folder up from it with a project marker: every file of a run
+    asks, and most share their folders."""
+    if any((folder / marker).exists() for marker in PROJECT_MARKERS):
+        return folder
+    return None if folder.parent == folder else _marked_folder(folder.parent)
 
 
 @dataclass
@@ -107,20 +123,47 @@ class Project:
         self._cache = cache
         self._trees: Dict[Path, _Tree] = {}
         _package.cache_clear()  # what the folders hold as this run starts
+        _marked_folder.cache_clear()
+        # Set by the engine for a run: its files (resolved), which alone it may change; how it
+        # migrates a file with what its project says (``settle``), and with what it says but
+        # for what the functions it imports return (``transform``; None: a module on its own).
+        self.given: Set[Path] = set()
+        self.settle: Optional[Callable[[Path], Optional[SourceResult]]] = None
+        self.transform: Optional[Callable[[Path, bytes, Optional[Tuple[ImportedResult, ...]]], Optional[SourceResult]]] = None
+        self._settled: Dict[Path, Optional[SourceResult]] = {}
+        self._settling: Set[Path] = set()
+        self._returned_alone: Dict[Path, List[list]] = {}
+        # What the files this run changes held as it read them: it may write them before it
+        # is done, and they are read as they were.
+        self._sources: Dict[Path, bytes] = {}
+
+    def remember(self, path: Path, source: bytes) -> None:
+        """What the file at ``path`` holds as the run reads it, before the run writes it."""
+        self._sources.setdefault(path.resolve(), source)
+
+    def source(self, path: Path) -> bytes:
+        """What the file at ``path`` held as the run read it."""
+        path = path.resolve()
+        return self._sources[path] if path in self._sources else _read_bytes(path)
 
     def facts(
-        self, path: Path, source: bytes, exported: Sequence[str], imported: Sequence[str], chat_calls: bool = False
+        self,
+        path: Path,
+        source: bytes,
+        exported: Sequence[str],
+        imported: Sequence[str],
+        returned: Sequence[list] = (),
+        results: Optional[Tuple[ImportedResult, ...]] = None,
+        chat_calls: bool = False,
     ) -> ProjectFacts:
         """What the rest of the project says about the module at ``path``: where other modules
         import each of the ``exported`` top-level names, which of the ``imported`` names are
-        OpenAI clients (or functions returning one) in the module they come from, and (with
-        ``chat_calls``) where the modules it imports call Chat Completions."""
-        path = path.resolve()
-        root = self._root or project_root(path)
-        if _left_out(root, path):  # in a folder the project leaves out (hidden, say): its own
-            root = _module_of(path).base
-        tree = self._tree(root)
-        module = tree.module(path)
+        OpenAI clients (or functions returning one) in the module they come from, how other
+        modules read what the functions of ``returned`` (``SourceResult.returned_results``)
+        return, what the functions it imports return (``imported_results``, unless
+        ``results`` says it instead), and (with ``chat_calls``) where the modules it imports call
+        Chat Completions."""
+        tree, module = self._locate(path)
         syntax = _parsed(source) if imported else None
         importers = tree.importers(module, exported) if exported else {}
         clients = [client for name in imported if (client := tree.imported_client(module, syntax, name)) is not None]
@@ -128,27 +171,152 @@ class Project:
             importers=tuple((name, tuple(importers[name])) for name in exported if importers.get(name)),
             clients=tuple(clients),
             chat_calls=tuple(tree.chat_calls_imported(module)) if chat_calls else (),
+            readers=tuple(self._readers(tree, module, returned)),
+            results=self.imported_results(path) if results is None else results,
         )
+
+    def _locate(self, path: Path) -> Tuple["_Tree", _Module]:
+        path = path.resolve()
+        tree = self._tree(self._root_of(path))
+        return tree, tree.module(path)
+
+    def _root_of(self, path: Path) -> Path:
+        root = self._root or project_root(path)
+        if _left_out(root, path):  # in a folder the project leaves out (hidden, say): its own
+            root = _module_of(path).base
+        return root
+
+    # -- results read across modules ---------------------------------------------------
+
+    def imported_results(self, path: Path) -> Tuple[ImportedResult, ...]:
+        """The functions the module at ``path`` imports from the other modules of its project
+        that return what a legacy call returns, with whether that call migrates (its module's
+        result, with what its project says). Only modules whose text holds such a call are read."""
+        tree = self._tree(self._root_of(path.resolve()))
+        if not tree.may_import_its_modules(path.resolve()):
+            return ()  # the project is not indexed for it: most modules import none of its own
+        module = tree.module(path.resolve())
+        found = []
+        for spelled, provider, function in tree.imported_functions(module):
+            if provider.path == module.path or not tree.imports(provider.path).calls:
+                continue
+            # Only a module that returns a result this one reads is settled: two modules that
+            # import each other are settled one after the other, unless each reads the other's.
+            returns = [entry[0] for entry in self._alone(provider.path)]
+            if not any(name == function or (function is None and _names_attribute(tree.text(module.path), spelled, name)) for name in returns):
+                continue
+            settled = self._settle(provider.path)
+            entries = settled.returned_results if settled is not None else []
+            by_name: Dict[str, List[list]] = {}
+            for entry in entries:
+                by_name.setdefault(entry[0], []).append(entry)
+            for name, returned in by_name.items():
+                if len(returned) == 1 and (function is None or function == name):
+                    _, kind, keywords, line, code, migrated = returned[0]
+                    called = spelled if function is not None else f"{spelled}.{name}"
+                    place = tree.where(provider.path, line)
+                    found.append(ImportedResult(called, kind, _keywords(keywords), place, code, migrated))
+        return tuple(dict.fromkeys(found))
+
+    def _alone(self, path: Path) -> List[list]:
+        """What ``SourceResult.returned_results`` holds for the module at ``path`` on its own."""
+        if path not in self._returned_alone:
+            try:
+                result = self.transform(path, self.source(path), None) if self.transform is not None else None
+            except Exception:  # its own run reports why
+                result = None
+            self._returned_alone[path] = result.returned_results if result is not None else []
+        return self._returned_alone[path]
+
+    def _settle(self, path: Path) -> Optional[SourceResult]:
+        """The engine's result for the module at ``path``, once per run; None outside a run,
+        where the module's functions are not migrated with their readers."""
+        if self.settle is None:
+            return None
+        if path not in self._settled:
+            if path in self._settling:
+                raise ProjectCycle(f"what `{path.name}` returns depends on modules that depend on it in turn")
+            self._settling.add(path)
+            try:
+                self._settled[path] = self.settle(path)
+            finally:
+                self._settling.discard(path)
+        return self._settled[path]
+
+    def _readers(self, tree: "_Tree", module: _Module, returned: Sequence[list]) -> Iterator[ResultReaders]:
+        """How the modules that import the functions of ``returned`` read their results: all
+        by reads the rules map, in files of the run, or the first place that holds it back."""
+        returned = [entry for entry in returned if tree.importers(module, [entry[0]])[entry[0]]]
+        names = [entry[0] for entry in returned]
+        for entry in returned:
+            name = entry[0]
+            if names.count(name) > 1:
+                yield ResultReaders(name, (), f"`{name}` returns the results of several calls, which the tool does not migrate together across modules")
+                continue
+            yield self._readers_of(tree, module, entry)
+
+    def _readers_of(self, tree: "_Tree", module: _Module, entry: list) -> ResultReaders:
+        name, kind, keywords, line, code, _ = entry
+        direct = list(tree.importers_of(module, name))
+        places = {tree.where(importer.path, at) for importer, at in direct}
+        indirect = [place for place in tree.importers(module, [name])[name] if place not in places]
+        if indirect:
+            return ResultReaders(name, (), f"`{indirect[0]}` imports it through another module, where the tool does not follow what it returns")
+        modules = []
+        for importer, at in direct:
+            place = tree.where(importer.path, at)
+            shown = place.rsplit(":", 1)[0]
+            spelled = [spelled if function else f"{spelled}.{name}" for spelled, target, function in tree.imported_functions(importer) if target.path == module.path and function in (name, None)]
+            if tree.imports(importer.path).dynamic is not None:
+                return ResultReaders(name, (), f"`{place}` imports modules by name at run time, and the tool does not follow what it returns there")
+            if not tree.may_import_its_modules(importer.path):  # it would not be told what the function returns
+                return ResultReaders(name, (), f"`{place}` imports it in a way the tool does not follow")
+            if not spelled:
+                return ResultReaders(name, (), f"`{place}` imports it in a way the tool does not follow")
+            if importer.path not in self.given or self.transform is None:
+                return ResultReaders(name, (), f"code in `{shown}` reads what it returns, and the migration needs that file too, but it is not among the paths given")
+            call = tree.where(module.path, line)
+            migrated = tuple(ImportedResult(each, kind, _keywords(keywords), call, code, True) for each in spelled)
+            try:
+                summary = self.transform(importer.path, self.source(importer.path), migrated)
+            except Exception:  # what it reads is then unknown
+                return ResultReaders(name, (), f"code in `{shown}` reads what it returns, and the tool cannot read that file")
+            unmapped = [read for read in summary.unmapped_reads if read[0] in spelled]
+            if unmapped:
+                _, read_line, reason = unmapped[0]
+                return ResultReaders(name, (), f"the reads of what it returns in `{shown}:{read_line}` keep it as it is: {reason}")
+            modules.append(shown)
+        return ResultReaders(name, tuple(dict.fromkeys(modules)))
 
     def _tree(self, root: Path) -> "_Tree":
         if root not in self._trees:
             index = self._cache.import_index(root) if self._cache else None
-            self._trees[root] = _Tree(root, index, given=root == self._root)
+            self._trees[root] = _Tree(root, self.source, index, given=root == self._root)
         return self._trees[root]
+
+
+class ProjectCycle(Exception):
+    """What a module returns depends, through the modules that read it, on itself."""
+
+
+def _keywords(keywords: Optional[list]) -> Optional[Tuple[str, ...]]:
+    return tuple(keywords) if keywords is not None else None
 
 
 class _Tree:
     """One project's Python modules: their names, and the import statements of each, read on
     the first question that needs them."""
 
-    def __init__(self, root: Path, index: Optional[ImportIndex] = None, given: bool = False) -> None:
+    def __init__(self, root: Path, source: Callable[[Path], bytes], index: Optional[ImportIndex] = None, given: bool = False) -> None:
         self.root = root
+        self.source = source  # a file's bytes, as the run read them
         self.given = given  # the run named this folder the project
         self._index = index  # what earlier runs read of the modules' imports
         self._modules: Optional[Dict[Path, _Module]] = None
         self._imports: Dict[Path, _Imports] = {}
         self._syntax: Dict[Path, Optional[ast.Module]] = {}
         self._chat_calls: Dict[Path, List[str]] = {}
+        self._held: Dict[Tuple[Path, str], bool] = {}
 
     @property
     def modules(self) -> Dict[Path, _Module]:
@@ -173,7 +341,7 @@ class _Tree:
 
     def imports(self, path: Path) -> _Imports:
         if path not in self._imports:
-            self._imports[path] = self._remembered_imports(path) or _Imports.of(_read(path))
+            self._imports[path] = self._remembered_imports(path) or _Imports.of(self.text(path))
         return self._imports[path]
 
     def _remembered_imports(self, path: Path) -> Optional[_Imports]:
@@ -188,13 +356,16 @@ class _Tree:
         remembered = self._index.get(path, status)
         imports = _Imports.loaded(remembered) if remembered is not None else None
         if imports is None:
-            imports = _Imports.of(_read(path))
+            imports = _Imports.of(self.text(path))
             self._index.put(path, status, imports.saved())
         return imports
 
+    def text(self, path: Path) -> str:
+        return self.source(path).decode("utf-8", errors="replace")
+
     def syntax(self, path: Path) -> Optional[ast.Module]:
         if path not in self._syntax:
-            self._syntax[path] = _parsed(_read(path).encode())
+            self._syntax[path] = _parsed(self.source(path))
         return self._syntax[path]
 
     def where(self, path: Path, line: int) -> str:
@@ -216,7 +387,7 @@ class _Tree:
             pending = [(target, 0)]
             while pending:
                 module, depth = pending.pop()
-                for importer, line in self._importers_of(module, name):
+                for importer, line in self.importers_of(module, name):
                     places.append(self.where(importer.path, line))
                     if importer.path not in seen and depth < MAX_RE_EXPORTS:
                         seen.add(importer.path)
@@ -224,7 +395,51 @@ class _Tree:
             found[name] = list(dict.fromkeys(places))  # a module importing it from two of them, once
         return found
 
-    def _importers_of(self, target: _Module, name: str) -> Iterator[Tuple[_Module, int]]:
+    def may_import_its_modules(self, path: Path) -> bool:
+        """Might an import statement of the module at ``path`` import a module of this project?
+        Answered without listing the project: the statement is relative, or the top name it
+        imports is a module or folder in the project's folder, the importer's, or the one its
+        top package is in."""
+        folders = {self.root, path.parent, _module_of(path).base}
+        names = set()
+        for statement in self.imports(path).statements:
+            if isinstance(statement, ast.ImportFrom):
+                if statement.level:
+                    return True
+                imported = [statement.module or ""]
+            else:
+                imported = [alias.name for alias in statement.names]  # type: ignore[attr-defined]
+            names.update(name.split(".")[0] for name in imported)
+        return any(self._holds(folder, name) for name in names for folder in folders)
+
+    def _holds(self, folder: Path, name: str) -> bool:
+        """Is there a module or a folder ``name`` in ``folder``? Asked once each per run."""
+        if (folder, name) not in self._held:
+            self._held[(folder, name)] = (folder / f"{name}.py").is_file() or (folder / name).is_dir()
+        return self._held[(folder, name)]
+
+    def imported_functions(self, importer: _Module) -> Iterator[Tuple[str, _Module, Optional[str]]]:
+        """(name, module, function) for each name an import statement of ``importer`` binds to
+        a function of another project module (``from llm import complete``: ``complete``), or,
+        with function None, to the module itself (``import pkg.llm``: ``pkg.llm``)."""
+        for statement in self.imports(importer.path).statements:
+            if isinstance(statement, ast.ImportFrom):
+                source = self._absolute(importer, statement.module, statement.level)
+                defining = self._resolve(importer, source)
+                for alias in statement.names:
+                    bound = alias.asname or alias.name
+                    whole = self._resolve(importer, f"{source}.{alias.name}" if source else alias.name)
+                    if whole is not None:
+                        yield bound, whole, None
+                    elif defining is not None and alias.name != "*":
+                        yield bound, defining, alias.name
+            elif isinstance(statement, ast.Import):
+                for alias in statement.names:
+                    whole = self._resolve(importer, alias.name)
+                    if whole is not None:
+                        yield alias.asname or alias.name, whole, None
+
+    def importers_of(self, target: _Module, name: str) -> Iterator[Tuple[_Module, int]]:
         """(module, line) for each import of ``name`` from ``target`` by another module."""
         for path, module in self.modules.items():
             if path == target.path:
@@ -247,11 +462,11 @@ class _Tree:
                 if self._is(source, target, module) and alias.name in (name, "*"):
                     return True
                 whole = f"{source}.{alias.name}" if source else alias.name
-                if self._is(whole, target, module) and _names_attribute(_read(module.path), alias.asname or alias.name, name):
+                if self._is(whole, target, module) and _names_attribute(self.text(module.path), alias.asname or alias.name, name):
                     return True
         elif isinstance(statement, ast.Import):
             for alias in statement.names:
-                if self._is(alias.name, target, module) and _names_attribute(_read(module.path), alias.asname or alias.name, name):
+                if self._is(alias.name, target, module) and _names_attribute(self.text(module.path), alias.asname or alias.name, name):
                     return True
         return False
 
@@ -306,7 +521,7 @@ class _Tree:
     def _chat_calls_in(self, path: Path) -> List[str]:
         """Where the module at ``path`` calls Chat Completions: read once for all the test modules that reach it."""
         if path not in self._chat_calls:
-            text = _read(path)
+            text = self.text(path)
             self._chat_calls[path] = [self.where(path, 1 + text.count("\n", 0, call.start())) for call in CALL_SITE.finditer(text)]
         return self._chat_calls[path]
 
@@ -358,7 +573,7 @@ class _Tree:
             return None
         node = bindings[0]
         classes = _client_class_names(syntax)
-        text = _read(defining.path)
+        text = self.text(defining.path)
         if isinstance(node, ast.ImportFrom):
             original = next(alias.name for alias in node.names if (alias.asname or alias.name) == name)
             return self._client_definition(defining, node.module, node.level, original, depth + 1)
@@ -394,6 +609,7 @@ class _Imports:
     # each dotted name its strings spell, marked ``~`` (the module or its last part).
     dynamic: Optional[Set[str]]
     dynamic_line: int  # where it first does
+    calls: bool = False  # its text holds what reads as a legacy call (``CALL_SITE``)
 
     @classmethod
     def of(cls, text: str) -> "_Imports":
@@ -409,8 +625,9 @@ class _Imports:
         calls = [node for node in ast.walk(syntax) if _is_dynamic_import(node)] if syntax is not None else []
         if syntax is None and found is not None:
             calls = [None]  # a module Python cannot parse: what it imports is unknown
+        holds_calls = CALL_SITE.search(text) is not None
         if not calls:
-            return cls(statements, None, 0)
+            return cls(statements, None, 0, holds_calls)
         dynamic: Set[str] = set()
         for call in calls:
             argument = call.args[0] if call is not None and call.args else None
@@ -421,7 +638,7 @@ class _Imports:
             else:
                 dynamic.update("~" + literal for literal in STRING_WORDS.findall(text) if DOTTED.fullmatch(literal))
         line = calls[0].lineno if calls[0] is not None else 1 + text.count("\n", 0, found.start())
-        return cls(statements, dynamic, line)
+        return cls(statements, dynamic, line, holds_calls)
 
     def saved(self) -> Dict[str, object]:
         """As JSON, for the cache."""
@@ -429,6 +646,7 @@ class _Imports:
             "statements": [[s.lineno, ast.unparse(s)] for s in self.statements],
             "dynamic": sorted(self.dynamic) if self.dynamic is not None else None,
             "dynamic_line": self.dynamic_line,
+            "calls": self.calls,
         }
 
     @classmethod
@@ -443,7 +661,10 @@ class _Imports:
                 statement.lineno = line
                 statements.append(statement)
             dynamic = saved["dynamic"]  # type: ignore[index]
-            return cls(statements, set(dynamic) if dynamic is not None else None, int(saved["dynamic_line"]))  # type: ignore[index]
+            calls = saved["calls"]  # type: ignore[index]
+            if not isinstance(calls, bool):
+                return None
+            return cls(statements, set(dynamic) if dynamic is not None else None, int(saved["dynamic_line"]), calls)  # type: ignore[index]
         except (KeyError, TypeError, ValueError, SyntaxError, IndexError):
             return None
 
@@ -468,11 +689,11 @@ def _may_import_dynamically(dynamic: Set[str], module: str) -> bool:
     )
 
 
-def _read(path: Path) -> str:
+def _read_bytes(path: Path) -> bytes:
     try:
-        return path.read_bytes().decode("utf-8", errors="replace")
+        return path.read_bytes()
     except OSError:
-        return ""
+        return b""
 
 
 LEFT_OUT = ("__pycache__", "node_modules", "site-packages")

@@ -30,7 +30,8 @@ def apply_plans(module: cst.Module, plans: Sequence[SitePlan], options: Options)
     notes: Dict[cst.CSTNode, List[str]] = {}
     use_rewrites: List[UseRewrite] = []
     for plan in plans:
-        builds[plan.site.call] = _call_builder(plan, options)
+        if plan.target is not None:  # else it rewrites the reads of what a call in another module returns
+            builds[plan.site.call] = _call_builder(plan, options)
         for _, use_rewrite in plan.use_rewrites + plan.shared_rewrites:
             builds.setdefault(use_rewrite.target, use_rewrite.build)
             use_rewrites.append(use_rewrite)

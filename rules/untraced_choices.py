@@ -100,8 +100,13 @@ def untraced_reads(analysis) -> List[Report]:
 def _traced_reads(analysis) -> Set[cst.CSTNode]:
     """The nodes of every read the tool follows from a legacy call (the call reports those)."""
     traced: Set[cst.CSTNode] = set()
-    for site in analysis.call_sites():
-        trace = analysis.flow.trace_result(site.call)
+    calls = [site.call for site in analysis.call_sites()]
+    for name, _ in analysis.imported_result_names():  # a function returning what another module's call returns
+        parent = analysis.nodes.parents[name]
+        if isinstance(parent, cst.Call) and parent.func is name:
+            calls.append(parent)
+    for call in calls:
+        trace = analysis.flow.trace_result(call)
         for use in trace.uses:
             traced.update(use.chain)
             if isinstance(use.parent, cst.For) and use.parent.iter is use.outer:

@@ -37,7 +37,10 @@ What the tool follows: the name the result is assigned to (in every scope that r
 through `self.` and through instances made in the module), `await`, and the raw response of
 `with_raw_response` (its `.parse()` and its HTTP metadata). Where other modules import a
 function is looked up in the whole project the file belongs to (the folder up from it with a
-`pyproject.toml` or `.git`), not only in the paths given.
+`pyproject.toml` or `.git`), not only in the paths given. A function whose importers all read
+what it returns by reads the rules map, in files among the paths given, takes them along: the
+call and those reads migrate together. Otherwise the call is reported here, with the place in
+the other module that holds it back, and that module reports its reads with the call.
 """
 
 from migrator.model import FixSafety

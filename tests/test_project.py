@@ -82,6 +82,10 @@ def test_the_project_cases_cover_what_crosses_modules():
         "method_overriding_a_base_in_another_module",
         "signature_called_from_another_module",
         "mocks_name_the_calls_of_the_modules_they_import",
+        "helper_read_in_another_module",
+        "result_read_unmappably_by_one_of_two_importers",
+        "helper_imported_relatively_and_as_a_module",
+        "async_helper_awaited_in_another_module",
     } <= names
 
 
@@ -120,7 +124,7 @@ LLM = "from openai import OpenAI\n\nclient = OpenAI()\n\n\ndef complete(q):\n   
 
 def _facts(root: Path, path: str, exported=(), imported=(), chat_calls=False) -> ProjectFacts:
     file = root / path
-    return Project(root=root).facts(file, file.read_bytes(), list(exported), list(imported), chat_calls)
+    return Project(root=root).facts(file, file.read_bytes(), list(exported), list(imported), chat_calls=chat_calls)
 
 
 @pytest.mark.parametrize(
@@ -292,6 +296,84 @@ def test_a_mock_cached_names_the_calls_its_imported_modules_make_now(tmp_path):
     assert named() == ["llm.py:3"]  # from the cache
     (tmp_path / "llm.py").write_text("\n" + CALLS)
     assert named() == ["llm.py:4"]
+
+
+def test_a_read_made_unmappable_in_an_importer_keeps_the_call_on_the_next_run(tmp_path):
+    """The call and its reads in another module are decided on the same facts: a cached result
+    of the module with the call does not survive a change in the module that reads it."""
+    service = "from llm import complete\nprint(complete('x').choices[0].message.content)\n"
+    _write(tmp_path, {"llm.py": LLM, "service.py": service})
+    cache = lambda: Cache(tmp_path / ".cache", Options())  # noqa: E731 (a fresh one per run, as per process)
+
+    def changed() -> List[str]:
+        return sorted(r.path.name for r in _run(tmp_path, ["."], cache=cache()) if r.changed)
+
+    assert changed() == ["llm.py", "service.py"]
+    assert changed() == ["llm.py", "service.py"]  # from the cache
+    (tmp_path / "service.py").write_text(service.replace("choices[0]", "choices[1]"))
+    assert changed() == []
+    lines = _finding_lines(tmp_path, _run(tmp_path, ["."], cache=cache()))
+    assert any(line.startswith("llm.py:7:") and "`service.py:2`" in line for line in lines), lines
+    assert any(line.startswith("service.py:2:") and "`llm.py:7`" in line for line in lines), lines
+
+
+@pytest.mark.parametrize(
+    "service, blocked",
+    [
+        pytest.param(
+            "from llm import complete\nHANDLERS = {'answer': complete}\n",
+            "`complete` is used other than by calling it",
+            id="passed-as-a-value",
+        ),
+        pytest.param(
+            "from llm import complete\nr = complete('x')\nprint(r.choices[0].finish_reason == 'stop')\n",
+            "depends on `tools=`, which the call at `llm.py:8` may pass",
+            id="read-depending-on-an-argument",
+        ),
+        pytest.param(
+            "from llm import complete\ndef again(q):\n    return complete(q)\n",
+            "it is returned from `again`, which other modules import (`main.py:1`)",
+            id="returned-on-to-a-third-module",
+        ),
+    ],
+)
+def test_an_importer_the_tool_cannot_follow_keeps_the_call(tmp_path, service, blocked):
+    llm = LLM.replace("messages=", "tools=TOOLS, messages=").replace("client = OpenAI()", "client = OpenAI()\nTOOLS = []")
+    _write(tmp_path, {"llm.py": llm, "service.py": service, "main.py": "from service import again\nprint(again('x').id)\n"})
+    results = _run(tmp_path, ["."])
+    assert not [r.path.name for r in results if r.changed]
+    lines = _finding_lines(tmp_path, results)
+    assert any(line.startswith("llm.py:") and blocked in line for line in lines), lines
+
+
+def test_a_function_returning_the_results_of_two_calls_keeps_them(tmp_path):
+    llm = LLM + "    return client.chat.completions.create(model='m', messages=[{'role': 'user', 'content': q + '?'}])\n"
+    llm = llm.replace("    return client", "    if q:\n        return client", 1)
+    _write(tmp_path, {"llm.py": llm, "service.py": "from llm import complete\nprint(complete('x').choices[0].message.content)\n"})
+    results = _run(tmp_path, ["."])
+    assert not [r.path.name for r in results if r.changed]
+    assert any("returns the results of several calls" in line for line in _finding_lines(tmp_path, results))
+
+
+def test_two_modules_with_calls_that_import_each_other_are_both_migrated(tmp_path):
+    """Each is settled before the other only when it reads what the other returns."""
+    helpers = "from llm import complete\nfrom openai import OpenAI\n\nclient = OpenAI()\nSYSTEM = 'Be brief.'\n\n\ndef shout(q):\n    return complete(q).choices[0].message.content.upper()\n"
+    helpers += "\n\ndef whisper(q):\n    r = client.chat.completions.create(model='m', messages=[{'role': 'user', 'content': q}])\n    return r.choices[0].message.content.lower()\n"
+    _write(tmp_path, {"llm.py": "from helpers import SYSTEM\n" + LLM, "helpers.py": helpers})
+    results = _run(tmp_path, ["."])
+    assert sorted(r.path.name for r in results if r.changed) == ["helpers.py", "llm.py"]
+
+
+def test_a_module_written_before_the_call_it_reads_is_decided_still_counts_as_it_was(tmp_path):
+    """`apply` writes each result as it comes: the module with the call, decided after its
+    importer was written, reads the importer as it was."""
+    _write(tmp_path, {"a_service.py": "from z_llm import complete\nprint(complete('x').choices[0].message.content)\n", "z_llm.py": LLM})
+    for result in engine.run([tmp_path], Options(), jobs=1, project=Project(root=tmp_path)):
+        assert result.error is None, result.error
+        if result.changed:
+            result.path.write_bytes(result.result.output)
+    assert "output_text" in (tmp_path / "a_service.py").read_text()
+    assert "responses.create" in (tmp_path / "z_llm.py").read_text()
 
 
 def test_a_second_run_reads_the_imports_of_changed_modules_only(tmp_path, monkeypatch):
