@@ -9,9 +9,11 @@ that wrap the SDK). Sdists are downloaded once into the cache folder (default
 ~/.cache/responses-migrator/recall), checked against their hash, and only those folders are
 extracted.
 
-A call site is what a text search finds (`CALL_SITE`), in a code cell for notebooks. Every file
-with one is run through the engine twice, with the default options and with every opt-in; the
-engine's count of migrated calls is checked against the call sites left in its output. The
+A call site is what a text search finds (`CALL_SITE`), in a code cell for notebooks. The engine
+runs over the listed folders twice, as `migrator apply FOLDER` would, with the default options
+and with every opt-in (so a module that only reads what another module's calls return is part of
+the run); the files with call sites are counted, and the engine's count of migrated calls is
+checked against the call sites left in their output. The
 findings that say a call was left alone become blocker categories once the names and numbers in
 them are dropped, counted once per call they are about: a call can have several. A file
 the engine could not process, and calls left alone in a file that reports no reason (split by
@@ -186,11 +188,18 @@ def count_sites(text: str) -> int:
 # --- measuring ----------------------------------------------------------------------------------
 
 
-def measure(files: Sequence[CorpusFile], options: Options, jobs: Optional[int] = None) -> Tuple[Dict[str, Tally], List[str]]:
-    """The tally of each group, and the files whose migrated count the output text contradicts."""
+def measure(
+    files: Sequence[CorpusFile], options: Options, jobs: Optional[int] = None, folders: Sequence[Path] = ()
+) -> Tuple[Dict[str, Tally], List[str]]:
+    """The tally of each group, and the files whose migrated count the output text contradicts.
+    With ``folders``, the run is given the folders, as `migrator apply FOLDER` is: the modules
+    that only read what another module's calls return are then part of it, and the calls
+    migrate with them; only the ``files`` are counted."""
     tallies = {group: Tally() for group in GROUPS}
     disagreements = []
-    results = engine.run([file.path for file in files], options, jobs=jobs or os.cpu_count())
+    run = engine.run(list(folders) or [file.path for file in files], options, jobs=jobs or os.cpu_count())
+    by_path = {result.path.resolve(): result for result in run}
+    results = [by_path[file.path.resolve()] for file in files]
     for file, result in zip(files, results):
         add(tallies[file.group], file, result)
         add(tallies[file.group].packages.setdefault(file.package, Tally()), file, result)
@@ -321,7 +330,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     files = corpus_files(folders, args.limit)
     results = {}
     for option_set, options in OPTION_SETS.items():
-        results[option_set], disagreements = measure(files, options)
+        results[option_set], disagreements = measure(files, options, folders=[folder for _, _, folder in folders if folder.exists()])
         for line in disagreements:
             print(f"cross-check ({option_set}): {line}", file=sys.stderr)
     print(f"{len(packages)} packages, {len(files)} files with call sites\n")

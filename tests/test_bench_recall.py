@@ -84,3 +84,31 @@ def test_blocker_categories_drop_the_call_names_and_numbers():
     assert recall.blocker_category(message) == "it shares `…` with the call on line N"
     assert recall.error_kind("syntax error at line 3, column 7: unexpected token") == "syntax error"
     assert recall.error_kind("internal error: KeyError: 'x' (planner.py:12 in f)") == "internal error: KeyError"
+
+
+LLM = """\
+from openai import OpenAI
+
+client = OpenAI()
+
+
+def complete(question):
+    return client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": question}])
+"""
+
+
+def test_a_call_read_in_a_module_without_call_sites_migrates_when_the_folder_is_measured(tmp_path):
+    recall = load_bench_script("recall")
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "llm.py").write_text(LLM)
+    (app / "service.py").write_text("from llm import complete\n\nprint(complete('Hi').choices[0].message.content)\n")
+    files = recall.corpus_files([("demo", "application", app)])
+    assert [file.path.name for file in files] == ["llm.py"]
+
+    alone, _ = recall.measure(files, recall.OPTION_SETS["default"], jobs=1)
+    with_folder, disagreements = recall.measure(files, recall.OPTION_SETS["default"], jobs=1, folders=[app])
+
+    assert disagreements == []
+    assert alone["application"].migrated == 0  # its reader is not in the run
+    assert (with_folder["application"].files, with_folder["application"].sites, with_folder["application"].migrated) == (1, 1, 1)
