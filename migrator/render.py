@@ -202,6 +202,12 @@ class Output:
             if result.findings:
                 note += f", {plural(len(result.findings), 'finding')}"
             self.stderr.line((f"{shown(result.path)}: {note}", "dim"))
+        if any(result.result is not None and result.result.source for result in results):
+            # Only a run that read a file with LibCST says how: loading it costs a start-up.
+            from migrator.libcst_internals import PUBLIC_API_REASON
+
+            if PUBLIC_API_REASON is not None:
+                self.stderr.line((f"analysed through LibCST's public API, about twice as slow ({PUBLIC_API_REASON})", "dim"))
 
     def errors(self, results: Sequence[FileResult]) -> None:
         """Files that could not be processed, whatever -q says: they are why the exit code is 2."""

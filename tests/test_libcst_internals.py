@@ -465,3 +465,17 @@ def test_only_libcst_internals_names_libcsts_private_parts():
 )
 def test_the_scan_finds_each_way_of_naming_libcsts_private_parts(source):
     assert _uses_of_libcsts_private_parts(source, _private_libcst_attributes())
+
+
+def test_verbose_says_when_the_analysis_ran_through_libcsts_public_api(tmp_path):
+    module = tmp_path / "ask.py"
+    module.write_text("from openai import OpenAI\nr = OpenAI().chat.completions.create(model='m', messages=[])\n")
+
+    def verbose_check(switch: str) -> str:
+        env = {**os.environ, PUBLIC_API_SWITCH: switch, "PYTHONPATH": str(ROOT)}
+        run = subprocess.run([sys.executable, "-m", "migrator", "check", "-v", "--no-cache", str(module)],
+                             cwd=tmp_path, env=env, capture_output=True, text=True)
+        return run.stderr
+
+    assert f"public API, about twice as slow (${PUBLIC_API_SWITCH} is 1)" in verbose_check("1")
+    assert "public API" not in verbose_check("0")
