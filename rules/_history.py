@@ -182,10 +182,14 @@ def inline_answer(use: ResultUse, producer: CallSite, element: cst.Element, cons
 
 
 def sent_inline(element: cst.CSTNode, analysis: ModuleAnalysis) -> Optional[cst.Call]:
-    """The call whose ``messages=[...]`` literal holds ``element``."""
+    """The call whose ``messages=[...]`` literal holds ``element`` (or one of the lists its
+    ``messages=history + [...]`` joins)."""
     if not isinstance(element, cst.Element):
         return None
-    return _call_sending(analysis.nodes.parents.get(analysis.nodes.parents.get(element)), analysis)
+    holder = analysis.nodes.parents.get(analysis.nodes.parents.get(element))
+    while isinstance(holder, cst.BinaryOperation) and isinstance(holder.operator, cst.Add):
+        holder = analysis.nodes.parents.get(holder)
+    return _call_sending(holder, analysis)
 
 
 def _spliced(context: cst.CSTNode, items: Callable[[cst.BaseExpression], cst.BaseExpression]) -> UseRewrite:

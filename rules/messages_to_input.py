@@ -11,6 +11,8 @@ content (a literal, or a name bound once to one, such as `SYSTEM_PROMPT: Final =
   `{"type": "image_url", "image_url": {"url": u, "detail": d}}` becomes
   `{"type": "input_image", "image_url": u, "detail": d}` (`detail` defaults to `"auto"`, as in
   Chat Completions);
+- lists joined with `+` (`SYSTEM + history + [{"role": "user", "content": q}]`) stay joined:
+  each list literal is converted as a `messages` list is, and each history checked as one;
 - `messages` given as an expression (a variable, a function call) is passed as `input=` as it is.
 
 ## Why
@@ -48,7 +50,7 @@ A list built by a function of the module (`messages=build_messages(q)`) or copie
 constant is checked like a history, and passed as it is.
 """
 
-from typing import List, Optional, Tuple, Union
+from typing import List, Optional, Sequence, Tuple, Union
 
 import libcst as cst
 
@@ -121,6 +123,12 @@ RULE = Rule(
 def messages(name, value, site) -> Union[Rewrite, Block]:
     # ``value`` may be an updated copy; questions about the module go to the original node.
     original = site.argument(name).value
+    if _is_joined(original):
+        rewrites: List[UseRewrite] = []
+        joined = _joined(value, original, site, rewrites)
+        if isinstance(joined, Block):
+            return joined
+        return Rewrite((NewArgument("input", joined),), elsewhere=tuple(rewrites))
     if not isinstance(value, cst.List):
         elsewhere = _history_of(original, site)
         if isinstance(elsewhere, Block):
@@ -138,7 +146,15 @@ def messages(name, value, site) -> Union[Rewrite, Block]:
     elsewhere = _inline_history(original, site)
     if isinstance(elsewhere, Block):
         return elsewhere
-    converted = []
+    converted = _converted_elements(elements)
+    if isinstance(converted, Block):
+        return converted
+    return Rewrite((*arguments, NewArgument("input", value.with_changes(elements=converted))), elsewhere=elsewhere)
+
+
+def _converted_elements(elements: Sequence[cst.BaseElement]) -> Union[List[cst.BaseElement], Block]:
+    """The messages of a list literal as ``input`` items (a history unpacked with ``*`` as it is)."""
+    converted: List[cst.BaseElement] = []
     for element in elements:
         message = _convert_message(element.value) if not isinstance(element, cst.StarredElement) else element.value
         if isinstance(message, Block):
@@ -147,7 +163,40 @@ def messages(name, value, site) -> Union[Rewrite, Block]:
             converted.extend(spliced(message, element))
         else:
             converted.append(element.with_changes(value=message))
-    return Rewrite((*arguments, NewArgument("input", value.with_changes(elements=converted))), elsewhere=elsewhere)
+    return converted
+
+
+def _is_joined(messages: cst.BaseExpression) -> bool:
+    """``history + [...]``: lists joined with ``+``."""
+    return isinstance(messages, cst.BinaryOperation) and isinstance(messages.operator, cst.Add)
+
+
+def _joined(
+    value: cst.BaseExpression, original: cst.BaseExpression, site, rewrites: List[UseRewrite]
+) -> Union[cst.BaseExpression, Block]:
+    """``history + [...]`` as ``input``: each list literal joined converted as a ``messages`` list
+    is, each other part checked as a ``messages`` expression is (a history followed), the
+    rewrites they need added to ``rewrites``. ``value`` is ``original``'s updated copy."""
+    if _is_joined(original):
+        left = _joined(value.left, original.left, site, rewrites)
+        if isinstance(left, Block):
+            return left
+        right = _joined(value.right, original.right, site, rewrites)
+        if isinstance(right, Block):
+            return right
+        return value.with_changes(left=left, right=right)
+    if isinstance(original, cst.List):
+        elsewhere = _inline_history(original, site)
+        if isinstance(elsewhere, Block):
+            return elsewhere
+        rewrites.extend(elsewhere)
+        converted = _converted_elements(list(value.elements))
+        return converted if isinstance(converted, Block) else value.with_changes(elements=converted)
+    history = _history_of(original, site)
+    if isinstance(history, Block):
+        return history
+    rewrites.extend(history)
+    return value
 
 
 def _history_of(messages: cst.BaseExpression, site) -> Union[Tuple[UseRewrite, ...], Block]:
