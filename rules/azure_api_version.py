@@ -208,7 +208,9 @@ def azure_clients_on_old_versions(analysis) -> List[Report]:
     problem = _module_version_problem(analysis) if setup is not None else None
     if setup is not None and problem is not None:
         code = one_line(code_of(setup))
-        sets_up = "may set up" if _literal(setup.value, analysis) is None else "sets up"  # an `api_type` unread
+        # `_module_azure_setup` takes an `api_type` whose value it cannot read for a maybe.
+        unread_type = any(isinstance(t.target, cst.Attribute) and t.target.attr.value == "api_type" for t in setup.targets) and _literal(setup.value, analysis) is None
+        sets_up = "may set up" if unread_type else "sets up"
         message = f"`{code}` {sets_up} the `openai` module's own client for Azure, which {problem}: {CONSEQUENCE}; `apply` leaves calls on it as they are ({REMEDY})"
         reports.append(Report(setup, message, resolved_by=(setup,)))
     return reports
