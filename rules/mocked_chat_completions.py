@@ -25,7 +25,9 @@ Reports test code that stands in for Chat Completions, at the mock or the fake:
   reported with it. Fakes count only in test code: a module importing a test library
   (`unittest.mock`, `pytest`, `respx`, ...), so that production code building Chat types (a
   proxy answering in that format) is not reported. A fake known only by its `choices` (not by a
-  Chat type) is reported at low confidence: other things have choices too.
+  Chat type) is reported at low confidence: other things have choices too. Only modules that
+  say `completion` somewhere (a call, a type, a name, a comment) are read for fakes: test modules
+  full of forms' and model fields' `choices` are many, and reading each would cost far more.
 
 The finding names the calls that make the mock stale: the Chat Completions calls of the project
 modules the test module imports, directly or through others (`app/llm.py:12`, the nearest
@@ -97,8 +99,10 @@ CHOICE_KEYS = frozenset({"message", "delta", "finish_reason"})
 RULE = Rule(
     title="Tests that mock Chat Completions",
     safety=FixSafety.MANUAL,
-    # `Completions`, `completions` and `ChatCompletion` alike; `choices` of a fake's shape.
-    needs=("ompletion", "choices"),
+    # `Completions`, `completions` and `ChatCompletion` alike. Not `choices` alone: test modules
+    # full of form and model-field `choices` (Django's) would all be parsed with LibCST, more
+    # than doubling what a tree's check parses, for fakes that name no completion anywhere.
+    needs=("ompletion",),
     # Test code: what mocks is imported from these (pytest for its fixtures: `monkeypatch`,
     # `mocker`, `httpx_mock`, `requests_mock`); and the SDK's classes patched, and `httpx`'s
     # `MockTransport`.
@@ -132,8 +136,8 @@ RULE = Rule(
             before=(
                 "from unittest.mock import MagicMock\n"
                 "def test_answer():\n"
-                "    fake = MagicMock(choices=[MagicMock(message=MagicMock(content='Hi'))])\n"
-                "    assert answer('Hello', fake) == 'Hi'\n"
+                "    fake_completion = MagicMock(choices=[MagicMock(message=MagicMock(content='Hi'))])\n"
+                "    assert answer('Hello', fake_completion) == 'Hi'\n"
             ),
             finding="fake a `Response` (`openai.types.responses.Response`) instead",
         ),

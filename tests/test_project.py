@@ -284,7 +284,7 @@ def test_a_change_in_an_imported_module_invalidates_a_cached_result(tmp_path):
 def test_a_mock_cached_names_the_calls_its_imported_modules_make_now(tmp_path):
     _write(tmp_path, {
         "llm.py": CALLS,
-        "test_llm.py": "from unittest import mock\nimport llm\nFAKE = mock.MagicMock(choices=[])\n",
+        "test_llm.py": "from unittest import mock\nimport llm\nfake_completion = mock.MagicMock(choices=[])\n",
     })
     cache = lambda: Cache(tmp_path / ".cache", Options())  # noqa: E731 (a fresh one per run, as per process)
 

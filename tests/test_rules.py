@@ -69,3 +69,17 @@ def test_fakes_recognised_by_their_shape_alone_are_low_confidence(fake, confiden
     source = f"from unittest.mock import MagicMock\nfrom openai.types.chat import ChatCompletion\nFAKE = {fake}\n"
     findings = [f for f in transform_source(source.encode()).findings if f.rule == "mocked_chat_completions"]
     assert [f.confidence for f in findings] == [confidence]
+
+
+def test_test_modules_with_choices_of_other_things_are_not_read_for_fakes():
+    """A test module that mocks things and uses model-field or form `choices`, as Django's tests
+    do by the hundred, is not worth LibCST's parse: nothing in it names a completion."""
+    from migrator.prefilter import is_candidate, needed_texts
+
+    source = (
+        b"from unittest import mock\n"
+        b"from django.db import models\n\n\n"
+        b"class Pizza(models.Model):\n    size = models.CharField(choices=[('s', 'Small')])\n\n\n"
+        b"@mock.patch('shop.views.send_mail')\ndef test_order(send_mail):\n    assert Pizza.size.field.choices\n"
+    )
+    assert not is_candidate(source, needed_texts())
