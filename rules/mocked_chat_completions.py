@@ -11,8 +11,8 @@ Reports test code that stands in for Chat Completions, at the mock or the fake:
   `responses.add(responses.POST, ".../chat/completions")`,
   `httpx_mock.add_response(url=".../chat/completions")`, `requests_mock.post(...)`), and
   `httpx.MockTransport(handler)` whose handler (a function of the module, or a lambda) spells
-  `chat/completions`, in any module that imports `httpx` (a transport that only answers is a
-  stand-in wherever it is);
+  `chat/completions`, in test code like the other mocks (every module of an HTTP library or an
+  SDK imports `httpx`: reading each of those would cost far more than the transports found);
 - fakes shaped like a Chat response: the SDK's Chat types built (`ChatCompletion(...)`,
   `ChatCompletion.model_validate(...)` or `.construct(...)`, `ChatCompletionChunk`,
   `ChatCompletionMessage`, `Choice`, any class of `openai.types.chat` but the request's
@@ -104,9 +104,8 @@ RULE = Rule(
     # than doubling what a tree's check parses, for fakes that name no completion anywhere.
     needs=("ompletion",),
     # Test code: what mocks is imported from these (pytest for its fixtures: `monkeypatch`,
-    # `mocker`, `httpx_mock`, `requests_mock`); and the SDK's classes patched, and `httpx`'s
-    # `MockTransport`.
-    needs_imports=("unittest.mock", "mock", "pytest", "pytest_mock", "respx", "responses", "requests_mock", "pytest_httpx", "aioresponses", "openai.resources", "httpx"),
+    # `mocker`, `httpx_mock`, `requests_mock`); and the SDK's classes patched.
+    needs_imports=("unittest.mock", "mock", "pytest", "pytest_mock", "respx", "responses", "requests_mock", "pytest_httpx", "aioresponses", "openai.resources"),
     examples=[
         Example(
             before=(
@@ -154,7 +153,7 @@ RULE = Rule(
 
 # The test libraries among them: the fakes of a module importing none are not taken for fakes
 # (production code may build Chat types for other reasons: a proxy, a converter).
-TEST_LIBRARIES = tuple(module for module in RULE.needs_imports if module not in ("openai.resources", "httpx"))
+TEST_LIBRARIES = tuple(module for module in RULE.needs_imports if module != "openai.resources")
 
 
 @RULE.module

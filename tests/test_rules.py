@@ -83,3 +83,14 @@ def test_test_modules_with_choices_of_other_things_are_not_read_for_fakes():
         b"@mock.patch('shop.views.send_mail')\ndef test_order(send_mail):\n    assert Pizza.size.field.choices\n"
     )
     assert not is_candidate(source, needed_texts())
+
+
+def test_modules_of_an_sdk_importing_httpx_are_not_read_for_mocks():
+    """Every module of an HTTP client or an SDK imports httpx and says completion: a transport is
+    looked for in test code only, or all of them would go to LibCST."""
+    from migrator.prefilter import is_candidate, needed_texts
+    from migrator.screen import needs_libcst
+
+    source = b"import httpx\n\n\nclass Completions:\n    def __init__(self, client: httpx.Client) -> None:\n        self.client = client\n"
+    needs = needed_texts()
+    assert not (is_candidate(source, needs) and needs_libcst(source, needs))
