@@ -162,6 +162,12 @@ class ProjectQuestions:
         self.asks_chat_calls = True
         return _places(self.facts.chat_calls)
 
+    def chat_calls_all_migrate(self) -> bool:
+        """Do the project modules this one imports call Chat Completions, and does this run
+        migrate every one of those calls?"""
+        self.asks_chat_calls = True
+        return bool(self.facts.chat_calls) and not self.facts.chat_calls_kept
+
     def client(self, name: str) -> Optional[ImportedClient]:
         """What the module this one imports ``name`` from makes it, when that is an OpenAI client."""
         self.imported.add(name)

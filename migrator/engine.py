@@ -74,7 +74,7 @@ def _migrated(source: bytes, options: Options, facts: ProjectFacts) -> SourceRes
     module = cst.parse_module(source)
     analysis = ModuleAnalysis(module, options, source, facts)
     plan = plan_module(analysis, options)
-    output = _checked_output(source, module, apply_plans(module, plan.sites, options)) if plan.sites else source
+    output = _checked_output(source, module, apply_plans(module, plan.sites, options, plan.fixes)) if plan.sites or plan.fixes else source
     findings = sorted(plan.findings, key=lambda f: f.sort_key())
     return SourceResult(
         source=source,

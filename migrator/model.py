@@ -138,6 +138,7 @@ class ProjectFacts:
     # Where the project modules it imports (directly or through others) call Chat Completions,
     # "path:line", when asked
     chat_calls: Tuple[str, ...] = ()
+    chat_calls_kept: Tuple[str, ...] = ()  # those of them the run leaves as they are
     readers: Tuple[ResultReaders, ...] = ()  # for the functions that return a legacy call's result
     results: Tuple[ImportedResult, ...] = ()
 

@@ -76,6 +76,7 @@ class SitePlan:
 class ModulePlan:
     sites: List[SitePlan]
     findings: List[Finding]
+    fixes: List[UseRewrite] = field(default_factory=list)  # what the module hooks' reports fix
     returned_results: List[list] = field(default_factory=list)  # see ``SourceResult``
     unmapped_reads: List[list] = field(default_factory=list)
 
@@ -105,13 +106,15 @@ def plan_module(analysis: ModuleAnalysis, options: Options) -> ModulePlan:
     _block_partly_migrated_shares(plans, analysis, options)
     for plan in plans:
         findings.extend(_site_findings(plan, analysis, options))
-    findings.extend(_module_findings(rules, plans, findings, analysis, options))
+    module_findings, fixes = _module_findings(rules, plans, findings, analysis, options, suppressions)
+    findings.extend(module_findings)
     # A guard keeps its calls as they are whatever is selected; its findings follow the selection.
     silenced = {rule_id for rule_id, _ in _guards() if not options.is_enabled(rule_id)}
     findings = [f for f in findings if f.rule not in silenced and not suppressions.hides(f.rule, f.line)]
     return ModulePlan(
         sites=[p for p in plans if p.migrates(options)],
         findings=findings,
+        fixes=fixes,
         returned_results=[entry for plan in plans for entry in _returned_results(plan, analysis, options)],
         unmapped_reads=[entry for plan in plans for entry in _unmapped_reads(plan, analysis, options)],
     )
@@ -209,27 +212,33 @@ def _module_findings(
     call_findings: List[Finding],
     analysis: ModuleAnalysis,
     options: Options,
-) -> List[Finding]:
+    suppressions: Suppressions,
+) -> Tuple[List[Finding], List[UseRewrite]]:
     """What the rules' module hooks report, but for what the migrated calls rewrite and what
-    a call's own finding already points at."""
+    a call's own finding already points at; and what their reports fix (each hook's fixes
+    together, unless a comment keeps one of its reports), whose findings are then fixable."""
     rewritten = set()
     for plan in plans:
         if plan.migrates(options):
             rewritten.add(plan.site.call)
             rewritten.update(rewrite.target for _, rewrite in plan.use_rewrites + plan.shared_rewrites)
     taken = {(f.line, f.column) for f in call_findings}
-    findings = []
+    findings: List[Finding] = []
+    fixes: List[UseRewrite] = []
     for rule in rules.values():
         if not rule.module_hooks or not offers(rule, analysis):
             continue
         for hook in rule.module_hooks:
-            for report in hook(analysis):
-                if rewritten and _all_inside(report.resolving_nodes(), rewritten, analysis):
-                    continue
-                finding = _report_finding(rule.id, report, analysis)
+            reports = [r for r in hook(analysis) if not (rewritten and _all_inside(r.resolving_nodes(), rewritten, analysis))]
+            fixed = [r for r in reports if r.fix]
+            applied = bool(fixed) and not any(suppressions.hides(rule.id, _report_finding(rule.id, r, analysis).line) for r in fixed)
+            if applied:
+                fixes.extend(rewrite for report in fixed for rewrite in report.fix)
+            for report in reports:
+                finding = _report_finding(rule.id, report, analysis, fixable=applied and bool(report.fix))
                 if (finding.line, finding.column) not in taken:
                     findings.append(finding)
-    return findings
+    return findings, fixes
 
 
 def offers(rule: Rule, analysis: ModuleAnalysis) -> bool:
@@ -757,10 +766,10 @@ def _start_of(site: CallSite) -> Position:
     return Position(line=start.line, column=start.column + 1)
 
 
-def _report_finding(rule_id: str, report: Report, analysis: ModuleAnalysis) -> Finding:
+def _report_finding(rule_id: str, report: Report, analysis: ModuleAnalysis, fixable: bool = False) -> Finding:
     start = analysis.nodes.positions[report.node].start
     return Finding(
-        rule=rule_id, line=start.line, column=start.column + 1, message=report.message, confidence=report.confidence
+        rule=rule_id, line=start.line, column=start.column + 1, message=report.message, confidence=report.confidence, fixable=fixable
     )
 
 

@@ -162,15 +162,17 @@ class Project:
         modules read what the functions of ``returned`` (``SourceResult.returned_results``)
         return, what the functions it imports return (``imported_results``, unless
         ``results`` says it instead), and (with ``chat_calls``) where the modules it imports call
-        Chat Completions."""
+        Chat Completions, and which of those calls this run leaves as they are."""
         tree, module = self._locate(path)
         syntax = _parsed(source) if imported else None
+        calls = tree.chat_calls_imported(module) if chat_calls else []
         importers = tree.importers(module, exported) if exported else {}
         clients = [client for name in imported if (client := tree.imported_client(module, syntax, name)) is not None]
         return ProjectFacts(
             importers=tuple((name, tuple(importers[name])) for name in exported if importers.get(name)),
             clients=tuple(clients),
-            chat_calls=tuple(tree.chat_calls_imported(module)) if chat_calls else (),
+            chat_calls=tuple(place for _, places in calls for place in places),
+            chat_calls_kept=tuple(place for path, places in calls if not self._migrates_every_call(path) for place in places),
             readers=tuple(self._readers(tree, module, returned)),
             results=self.imported_results(path) if results is None else results,
         )
@@ -242,6 +244,17 @@ class Project:
             finally:
                 self._settling.discard(path)
         return self._settled[path]
+
+    def _migrates_every_call(self, path: Path) -> bool:
+        """Does this run migrate every Chat Completions call of the module at ``path``? Its
+        engine's result (with what its project says) holds none, as the screen reads them."""
+        if path not in self.given:
+            return False
+        try:
+            settled = self._settle(path)
+        except ProjectCycle:
+            return False
+        return settled is not None and CALL_SITE.search(settled.output.decode("utf-8", "replace")) is None
 
     def _readers(self, tree: "_Tree", module: _Module, returned: Sequence[list]) -> Iterator[ResultReaders]:
         """How the modules that import the functions of ``returned`` read their results: all
@@ -501,22 +514,36 @@ class _Tree:
 
     # -- what the modules a module imports call ----------------------------------------
 
-    def chat_calls_imported(self, importer: _Module) -> List[str]:
+    def chat_calls_imported(self, importer: _Module) -> List[Tuple[Path, List[str]]]:
         """Where the project modules ``importer`` imports, directly or through others, call
-        Chat Completions ("path:line"), the modules it imports itself first. Their text is
-        searched as the screen searches it (``CALL_SITE``): cheap, and a call in a string or a
-        comment counts too."""
-        found: List[str] = []
+        Chat Completions: each module's path and its calls ("path:line"), the modules it
+        imports itself first. The ``conftest.py`` files pytest loads with it (in its folder and
+        those above) count as importing too: their fixtures bring in code the test calls. The
+        text is searched as the screen searches it (``CALL_SITE``): cheap, and a call in a
+        string or a comment counts too."""
+        found: List[Tuple[Path, List[str]]] = []
         seen: Set[Path] = {importer.path}
         pending = deque([importer])  # breadth first: the nearest modules' calls first
         while pending:
-            for imported in self._modules_imported(pending.popleft()):
+            current = pending.popleft()
+            conftests = self._conftests_above(importer.path) if current is importer else ()
+            for imported in (*self._modules_imported(current), *conftests):
                 if imported.path in seen:
                     continue
                 seen.add(imported.path)
-                found.extend(self._chat_calls_in(imported.path))
+                calls = self._chat_calls_in(imported.path)
+                if calls:
+                    found.append((imported.path, calls))
                 pending.append(imported)
         return found
+
+    def _conftests_above(self, path: Path) -> Iterator[_Module]:
+        for folder in path.parents:
+            conftest = folder / "conftest.py"
+            if conftest != path and conftest in self.modules:
+                yield self.modules[conftest]
+            if folder == self.root:
+                break
 
     def _chat_calls_in(self, path: Path) -> List[str]:
         """Where the module at ``path`` calls Chat Completions: read once for all the test modules that reach it."""

@@ -25,10 +25,11 @@ Build = Callable[[cst.CSTNode], cst.CSTNode]
 ADDED = -1
 
 
-def apply_plans(module: cst.Module, plans: Sequence[SitePlan], options: Options) -> cst.Module:
-    builds: Dict[cst.CSTNode, Build] = {}
+def apply_plans(module: cst.Module, plans: Sequence[SitePlan], options: Options, fixes: Sequence[UseRewrite] = ()) -> cst.Module:
+    """``module`` with the migrated calls of ``plans`` and the ``fixes`` of module hooks."""
+    builds: Dict[cst.CSTNode, Build] = {fix.target: fix.build for fix in fixes}
     notes: Dict[cst.CSTNode, List[str]] = {}
-    use_rewrites: List[UseRewrite] = []
+    use_rewrites: List[UseRewrite] = list(fixes)
     for plan in plans:
         if plan.target is not None:  # else it rewrites the reads of what a call in another module returns
             builds[plan.site.call] = _call_builder(plan, options)

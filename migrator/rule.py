@@ -16,7 +16,7 @@ it defines ``RULE = Rule(...)`` plus hook functions registered with the decorato
 - ``@RULE.annotation``: offered every type annotation of a value the call produces or reads
   (see ``AnnotationUse``); returns a rewrite, a block, or None (the annotation stays as it is).
 - ``@RULE.module``: offered each module once, for what a rule reports outside the calls it
-  migrates (hand-written HTTP, say); returns ``Report``s.
+  migrates (hand-written HTTP, say); returns ``Report``s, which may carry their fix.
 - ``@RULE.guard``: offered every call site before it is planned; returns a ``Block`` to keep
   the call as it is whatever the other rules say (its client talks to another server, say),
   or None.
@@ -112,18 +112,24 @@ class Import:
 
 @dataclass(frozen=True)
 class Report:
-    """Something a module hook reports at ``node`` (it rewrites nothing).
+    """Something a module hook reports at ``node``.
 
     ``resolved_by`` are nodes whose rewrite makes the report moot: it is dropped when the
     migrated calls rewrite every one of them (the reads of an imported Chat type, say). Where
     finding them costs (scopes), a function giving them: it is called only when the module has
     rewrites, which a plain ``check`` of unmigrated code seldom has.
+
+    ``fix`` are the rewrites that settle it (a test's mock moved with the code it stands in
+    for): the module is migrated with them, and the report is shown as fixable. The fixes of
+    one hook's reports are one decision: a report the user keeps (``# migrator: ignore``)
+    keeps them all as they are.
     """
 
     node: "cst.CSTNode"
     message: str
     confidence: Confidence = Confidence.HIGH
     resolved_by: Union[Tuple["cst.CSTNode", ...], Callable[[], Sequence["cst.CSTNode"]]] = ()
+    fix: Tuple["UseRewrite", ...] = ()
 
     def resolving_nodes(self) -> Sequence["cst.CSTNode"]:
         return self.resolved_by() if callable(self.resolved_by) else self.resolved_by

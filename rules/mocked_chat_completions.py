@@ -59,13 +59,39 @@ for the async client) and return a `Response` (`openai.types.responses.Response`
 code under test is migrated; until then, keep the mock as it is.
 
 ## Fix safety
-Manual: the tool only reports, and rewrites no mock, not even with `--unsafe-fixes`. A mock can
-only move with the code under test, and whether that code migrates is decided in other modules
-(a call keeps a parameter with no equivalent, or its client talks to another server): a patch
-moved to `Responses.create` while a call it intercepted stays on Chat Completions sends that
-test to the network. Even a mock whose answer does not matter (a `side_effect` error, call
-counts) moves only when every call it intercepts does, which a test module cannot see. So a
-person moves each mock with the code, and builds each fake's `Response` by hand (its `output`
+Safe, for the simple stand-ins of a test module whose code under test migrates in the same run;
+the others are only reported. A mock can only move with the code under test, and whether that
+code migrates is decided in other modules (a call keeps a parameter with no equivalent, or its
+client talks to another server): a patch moved to `Responses.create` while a call it
+intercepted stays on Chat Completions sends that test to the network. So the module's
+stand-ins move together, and only when all of these hold:
+
+- every Chat Completions call of the project modules the test module imports (directly or
+  through others, and through the `conftest.py` files above it) migrates in this run, and the
+  test module makes none itself;
+- each stand-in is one of these, which the tool moves:
+  - a patch of `create` by its class's path (`"openai.resources.chat.Completions.create"` →
+    `"openai.resources.responses.Responses.create"`, `AsyncCompletions` → `AsyncResponses`)
+    or by a client's path (`"app.llm.client.chat.completions.create"` →
+    `"app.llm.client.responses.create"`);
+  - `patch.object(client.chat.completions, "create", ...)` and
+    `monkeypatch.setattr(client.chat.completions, "create", fake)` (→ `client.responses`);
+  - a mock's method, `mock_client.chat.completions.create.return_value` or
+    `.assert_called_once()` (→ `mock_client.responses.create`);
+  - a fake answering with one message's text, `MagicMock(choices=[MagicMock(message=MagicMock(content=X))])`
+    (or `Mock`, `SimpleNamespace`; the message may say its `role`) → `MagicMock(output_text=X)`,
+    and `create.return_value.choices[0].message.content = X` → `create.return_value.output_text = X`;
+    the fake must be only what a mock answers with (`return_value`, `side_effect`, what a fake
+    function returns), not read by the test;
+- every answer a mock of the module is given is one of those fakes, a mock without a Chat
+  shape, a constant, an exception (`side_effect=RateLimitError(...)`), or a function (a lambda)
+  of the module that takes no notice of its arguments and returns one;
+- the module does not read what a mock was called with (`call_args`, `assert_called_with`, ...):
+  the migration changes the arguments (`input` for `messages`, ...).
+
+The migrated code reads a fake's text as `output_text`, which the fake then holds. A fake built
+from the SDK's types, a JSON body, an HTTP route or transport, a fake returned by a helper of
+another module or a fixture, is left to a person, who builds its `Response` (its `output`
 items, their ids and statuses, have no Chat counterpart). Only what the tool can read is
 reported: a target written as a string literal, a class imported from `openai.resources`, an
 attribute chain ending in `.completions`, a URL literal passed to a mocking library's call, a
@@ -73,13 +99,16 @@ fake built in the module; not a fake a helper of another module returns (`fake_c
 a dict built key by key, or a transport handler that matches the URL without spelling it.
 """
 
+import dataclasses
+import re
 from typing import Iterator, List, Optional, Tuple
 
 import libcst as cst
 
 from migrator.model import Confidence, FixSafety
-from migrator.rule import Example, Report, Rule
-from migrator.shapes import dict_entries, is_name, literal_string, one_line, walk
+from migrator.rule import Example, Report, Rule, UseRewrite
+from migrator.screen import CALL_SITE
+from migrator.shapes import dict_entries, is_name, keyword_argument, literal_string, one_line, walk
 
 RESOURCES = "openai.resources."
 MOCKED_METHODS = frozenset({"create", "parse", "stream"})
@@ -98,7 +127,7 @@ CHOICE_KEYS = frozenset({"message", "delta", "finish_reason"})
 
 RULE = Rule(
     title="Tests that mock Chat Completions",
-    safety=FixSafety.MANUAL,
+    safety=FixSafety.SAFE,
     # `Completions`, `completions` and `ChatCompletion` alike. Not `choices` alone: test modules
     # full of form and model-field `choices` (Django's) would all be parsed with LibCST, more
     # than doubling what a tree's check parses, for fakes that name no completion anywhere.
@@ -182,7 +211,15 @@ def mocks(analysis) -> List[Report]:
                 f"fake a `Response` (`openai.types.responses.Response`) instead",
                 confidence,
             ))
-    return reports
+    for method in _mocks_chat_methods(analysis):
+        if not _inside_reported(method, reported, analysis):
+            reports.append(Report(
+                method,
+                f"`{_code(method, analysis)}` is a mock's Chat Completions method: once {_stale_making(analysis)} move to "
+                f"`responses.create`, nothing calls it (the tests then fail, or pass without testing the call); "
+                f"configure the mock's `responses.create` instead",
+            ))
+    return _moved_with_the_code(reports, analysis)
 
 
 def _code(node: cst.CSTNode, analysis) -> str:
@@ -226,10 +263,11 @@ def _is_patch(func: cst.BaseExpression) -> bool:
 
 def _is_completions_path(target: str) -> bool:
     """``openai.resources.chat.Completions.create`` and the like (``AsyncCompletions``,
-    ``openai.resources.chat.completions.completions...``, the legacy ``openai.resources.completions``)."""
-    if not target.startswith(RESOURCES):
-        return False
+    ``openai.resources.chat.completions.completions...``, the legacy ``openai.resources.completions``),
+    or a client's method by the path of the client (``app.llm.client.chat.completions.create``)."""
     parts = target.split(".")
+    if not target.startswith(RESOURCES):
+        return len(parts) > 3 and parts[-3:-1] == ["chat", "completions"] and parts[-1] in MOCKED_METHODS
     return parts[-1] in MOCKED_METHODS and parts[-2] in ("Completions", "AsyncCompletions")
 
 
@@ -243,6 +281,8 @@ def _is_completions_resource(owner: cst.BaseExpression, analysis) -> bool:
 
 
 def _responses_method(mocked: str) -> str:
+    if _is_completions_path(mocked) and not mocked.startswith(RESOURCES):  # a client's, by its path
+        return f"mock `{mocked.rsplit('.', 3)[0]}.responses.create` (returning a `Response`)"
     cls = "AsyncResponses" if "Async" in mocked else "Responses"
     return f"mock `openai.resources.responses.{cls}.create` (returning a `Response`)"
 
@@ -384,3 +424,291 @@ def _inside_reported(node: cst.CSTNode, reported: set, analysis) -> bool:
                     return True
         current = analysis.nodes.parents.get(current)
     return False
+
+
+# -- moving the stand-ins with the code they stand in for -------------------------------------
+
+# What a mock is configured to answer with, as a keyword of the call making or patching it.
+ANSWER_KEYWORDS = frozenset({"return_value", "side_effect", "new"})
+ANSWER_ATTRIBUTES = frozenset({"return_value", "side_effect"})
+# What the SDK's resource classes become, by the path they are patched through.
+RESPONSES_CLASSES = {"Completions": "Responses", "AsyncCompletions": "AsyncResponses"}
+RESPONSES_MODULES = {("chat",): "responses", ("chat", "completions"): "responses", ("chat", "completions", "completions"): "responses.responses"}
+# A mock's own attributes and methods (read of it, not of what it stands in for).
+MOCK_ATTRIBUTES = frozenset({
+    "return_value", "side_effect", "called", "call_count", "await_count", "reset_mock",
+    "assert_called", "assert_called_once", "assert_not_called", "assert_awaited", "assert_awaited_once", "assert_not_awaited",
+})
+# How a test reads the arguments a mock was called with, which the migration changes (`input`
+# for `messages`, ...): a module that does is left to a person.
+CALL_INSPECTION = re.compile(r"call_args|_called_with|_awaited_with|assert_any_call|assert_any_await|assert_has_calls|assert_has_awaits|mock_calls|method_calls|await_args")
+EXCEPTION_NAME = re.compile(r"(Error|Exception|Timeout|Exit|Interrupt)$")
+
+
+def _mocks_chat_methods(analysis) -> Iterator[cst.Attribute]:
+    """``client.chat.completions.create`` read as a mock's (``.return_value``, ``.assert_called_once()``, ...)."""
+    for node in analysis.nodes.nodes_of(cst.Attribute):
+        if node.attr.value in MOCK_ATTRIBUTES and _is_chat_method(node.value):
+            yield node.value
+
+
+def _is_chat_method(node: cst.BaseExpression) -> bool:
+    """``<something>.chat.completions.create``."""
+    return (
+        isinstance(node, cst.Attribute) and node.attr.value == "create"
+        and isinstance(node.value, cst.Attribute) and node.value.attr.value == "completions"
+        and isinstance(node.value.value, cst.Attribute) and node.value.value.attr.value == "chat"
+    )
+
+
+def _moved_with_the_code(reports: List[Report], analysis) -> List[Report]:
+    """The reports, each with the fix that moves its stand-in to the Responses API, when they
+    all have one and the calls they stand in for all move in this run: the stand-ins are
+    simple (a mock of `create` answering with a message's text, or with nothing in particular),
+    the module does not read what its mocks were called with (the migration changes it), and
+    every answer a mock is given is one the tool reads. Else the reports as they are."""
+    if not reports or CALL_INSPECTION.search(analysis.source.decode("latin-1")) or CALL_SITE.search(analysis.source.decode("latin-1")):
+        return reports
+    moves = [_moves(report.node, analysis) for report in reports]
+    if any(move is None for move in moves) or not _answers_are_known(analysis):
+        return reports
+    if not analysis.project.chat_calls_all_migrate():
+        return reports
+    return [dataclasses.replace(report, fix=tuple(move)) for report, move in zip(reports, moves)]
+
+
+def _moves(node: cst.CSTNode, analysis) -> Optional[List[UseRewrite]]:
+    """The rewrites moving one stand-in, and the fakes it answers with, to the Responses API;
+    None when one of them does not move."""
+    if isinstance(node, cst.Call) and _is_mock_with_choices(node, analysis):
+        fake = _moved_fake(node, analysis)
+        return [fake] if fake is not None else None
+    if isinstance(node, cst.Assign):
+        moved = _moved_choices_assignment(node)
+        methods = [_moved_resource(method.value) for method in walk(node.targets[0]) if _is_chat_method(method)]
+        return [moved, *methods] if moved is not None else None
+    if isinstance(node, cst.Attribute):  # a mock's Chat method
+        return [_moved_resource(node.value)]
+    if not isinstance(node, cst.Call):
+        return None
+    mocked = _moved_mock(node, analysis)
+    if mocked is None:
+        return None
+    fakes = [_moved_fake(inner, analysis) for inner in walk(node) if isinstance(inner, cst.Call) and _is_mock_with_choices(inner, analysis)]
+    if any(fake is None for fake in fakes):
+        return None
+    return [mocked, *fakes]
+
+
+def _moved_mock(call: cst.Call, analysis) -> Optional[UseRewrite]:
+    """``patch("...Completions.create")`` → ``patch("...Responses.create")``, and the client's
+    ``.chat.completions`` → ``.responses`` of ``patch.object`` and ``setattr``: only ``create``."""
+    positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+    target = positional[0] if positional else None
+    if isinstance(target, cst.SimpleString):
+        moved = _responses_path(literal_string(target) or "")
+        if moved is None or "\\" in target.value:
+            return None
+        prefix = target.prefix  # the string's own: r, u, b
+        quote = target.quote
+        return UseRewrite(target, lambda updated: updated.with_changes(value=f"{prefix}{quote}{moved}{quote}"))
+    if len(positional) >= 2 and literal_string(positional[1]) == "create" and isinstance(target, cst.Attribute):
+        if target.attr.value == "completions" and isinstance(target.value, cst.Attribute) and target.value.attr.value == "chat":
+            return _moved_resource(target)
+    return None
+
+
+def _responses_path(target: str) -> Optional[str]:
+    """The path of the Responses method a patch of the Chat method at ``target`` becomes."""
+    parts = target.split(".")
+    if parts[-1] != "create":
+        return None
+    if not target.startswith(RESOURCES):
+        return ".".join([*parts[:-3], "responses", "create"]) if _is_completions_path(target) else None
+    module = RESPONSES_MODULES.get(tuple(parts[2:-2]))
+    cls = RESPONSES_CLASSES.get(parts[-2])
+    return f"{RESOURCES}{module}.{cls}.create" if module and cls else None
+
+
+def _moved_resource(resource: cst.Attribute) -> UseRewrite:
+    """``<client>.chat.completions`` → ``<client>.responses``."""
+
+    def build(updated: cst.Attribute) -> cst.Attribute:
+        return updated.with_changes(value=updated.value.value, attr=cst.Name("responses"))
+
+    return UseRewrite(resource, build)
+
+
+def _fake_content(call: cst.Call, analysis) -> Optional[cst.BaseExpression]:
+    """The text a fake answers with: ``MagicMock(choices=[MagicMock(message=MagicMock(content=X))])``
+    (or ``SimpleNamespace``, ...; the message may say its ``role``), X; else None."""
+    if [arg.keyword.value if arg.keyword else None for arg in call.args] != ["choices"]:
+        return None
+    choices = call.args[0].value
+    if not isinstance(choices, (cst.List, cst.Tuple)) or len(choices.elements) != 1:
+        return None
+    choice = choices.elements[0].value
+    message = _only_keyword(choice, "message", (), analysis)
+    return _only_keyword(message, "content", ("role",), analysis) if message is not None else None
+
+
+def _only_keyword(node: cst.BaseExpression, keyword: str, others: Tuple[str, ...], analysis) -> Optional[cst.BaseExpression]:
+    """What a mock class call ``node`` passes as ``keyword``, when it passes nothing else (but ``others``)."""
+    if not (isinstance(node, cst.Call) and _is_mock_class(node.func, analysis)):
+        return None
+    keywords = [arg.keyword.value if arg.keyword else None for arg in node.args]
+    if keywords.count(keyword) != 1 or any(k != keyword and k not in others for k in keywords):
+        return None
+    return next(arg.value for arg in node.args if arg.keyword is not None and arg.keyword.value == keyword)
+
+
+def _moved_fake(call: cst.Call, analysis) -> Optional[UseRewrite]:
+    """``MagicMock(choices=[MagicMock(message=MagicMock(content=X))])`` → ``MagicMock(output_text=X)``,
+    where it is what a mock answers with, and nothing else reads it."""
+    if _fake_content(call, analysis) is None or not _is_answer(call, analysis):
+        return None
+
+    def build(updated: cst.Call) -> cst.Call:
+        message = keyword_argument(updated.args[0].value.elements[0].value, "message")
+        content = keyword_argument(message, "content")
+        return updated.with_changes(args=[updated.args[0].with_changes(keyword=cst.Name("output_text"), value=content)])
+
+    return UseRewrite(call, build)
+
+
+def _moved_choices_assignment(assign: cst.Assign) -> Optional[UseRewrite]:
+    """``create.return_value.choices[0].message.content = X`` → ``create.return_value.output_text = X``."""
+    if len(assign.targets) != 1:
+        return None
+    content = assign.targets[0].target
+    message = content.value if isinstance(content, cst.Attribute) and content.attr.value == "content" else None
+    choice = message.value if isinstance(message, cst.Attribute) and message.attr.value == "message" else None
+    if not (isinstance(choice, cst.Subscript) and len(choice.slice) == 1 and isinstance(choice.slice[0].slice, cst.Index)):
+        return None
+    index = choice.slice[0].slice.value
+    choices = choice.value
+    if not (isinstance(index, cst.Integer) and index.evaluated_value == 0 and isinstance(choices, cst.Attribute) and choices.attr.value == "choices"):
+        return None
+    if not (isinstance(choices.value, cst.Attribute) and choices.value.attr.value == "return_value"):
+        return None
+
+    def build(updated: cst.Assign) -> cst.Assign:
+        mock = updated.targets[0].target.value.value.value.value  # content → message → [0] → choices → its mock
+        return updated.with_changes(targets=[updated.targets[0].with_changes(target=cst.Attribute(mock, cst.Name("output_text")))])
+
+    return UseRewrite(assign, build)
+
+
+def _answers_are_known(analysis) -> bool:
+    """Is every answer a mock of the module is given (``return_value``, ``side_effect``, the
+    ``new`` of a patch) one that means the same once the code under test reads a Response?"""
+    for call in analysis.nodes.nodes_of(cst.Call):
+        for arg in call.args:
+            if arg.keyword is not None and arg.keyword.value in ANSWER_KEYWORDS and not _is_known_answer(arg.value, analysis):
+                return False
+        if _patch_name(call) is not None:
+            news = [arg.value for arg in call.args if arg.keyword is None and not arg.star][1:]
+            if any(not _is_known_answer(new, analysis) for new in news if literal_string(new) is None):
+                return False
+    for assign in analysis.nodes.nodes_of(cst.Assign):
+        if any(isinstance(t.target, cst.Attribute) and t.target.attr.value in ANSWER_ATTRIBUTES for t in assign.targets):
+            if not _is_known_answer(assign.value, analysis):
+                return False
+    return True
+
+
+def _patch_name(call: cst.Call) -> Optional[str]:
+    func = call.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+    return name if name in ("patch", "setattr", "object") else None
+
+
+def _is_known_answer(value: cst.BaseExpression, analysis, seen: Optional[set] = None) -> bool:
+    """A fake that moves, a mock with no Chat shape, a constant, an exception, a sequence of
+    them, or a function of the module (a lambda) that takes no notice of its arguments and
+    returns one; followed through the names bound to them."""
+    seen = set() if seen is None else seen
+    if id(value) in seen:
+        return True
+    seen.add(id(value))
+    if isinstance(value, (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float)) or is_name(value, "None", "True", "False"):
+        return True
+    if isinstance(value, (cst.List, cst.Tuple)):
+        return all(_is_known_answer(element.value, analysis, seen) for element in value.elements)
+    if isinstance(value, cst.Call):
+        if _is_exception(value.func):
+            return True
+        if _is_mock_with_choices(value, analysis):
+            return _fake_content(value, analysis) is not None
+        return _is_mock_class(value.func, analysis) and not _is_mock_of_chat_type(value, analysis)
+    if isinstance(value, cst.Lambda):
+        return not _reads_parameters(value, analysis) and _is_known_answer(value.body, analysis, seen)
+    if isinstance(value, (cst.FunctionDef)):
+        returned = [node.value for node in walk(value.body) if isinstance(node, cst.Return) and node.value is not None]
+        return not _reads_parameters(value, analysis) and all(_is_known_answer(r, analysis, seen) for r in returned)
+    if _is_exception(value):
+        return True
+    if isinstance(value, cst.Name):
+        values = analysis.bindings.bound_values(value)
+        return bool(values) and all(v is not value and _is_known_answer(v, analysis, seen) for v in values)
+    return False
+
+
+def _is_exception(node: cst.BaseExpression) -> bool:
+    name = node.attr.value if isinstance(node, cst.Attribute) else node.value if isinstance(node, cst.Name) else ""
+    return bool(EXCEPTION_NAME.search(name))
+
+
+def _reads_parameters(function: cst.CSTNode, analysis) -> bool:
+    """Does ``function`` read one of its parameters (``messages`` in its ``**kwargs``, say)?"""
+    params = function.params
+    every = [*params.posonly_params, *params.params, *params.kwonly_params]
+    every += [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
+    for param in every:
+        binding = analysis.bindings.binding(param.name)
+        if binding is None or binding.references:
+            return True
+    return False
+
+
+def _is_answer(node: cst.CSTNode, analysis) -> bool:
+    """Is ``node`` only ever what a mock answers with: the ``return_value`` (``side_effect``,
+    ``new``) it is given, what a fake function used as one returns, or a name bound to one and
+    read only as one?"""
+    parent = analysis.nodes.parents.get(node)
+    if isinstance(parent, cst.Arg):
+        call = analysis.nodes.parents.get(parent)
+        if parent.keyword is not None:
+            return parent.keyword.value in ANSWER_KEYWORDS
+        return isinstance(call, cst.Call) and _patch_name(call) is not None and call.args.index(parent) >= 1
+    if isinstance(parent, cst.Element):
+        return _is_answer(analysis.nodes.parents[parent], analysis)
+    if isinstance(parent, (cst.Return, cst.Lambda)):
+        function = parent if isinstance(parent, cst.Lambda) else _enclosing_function(parent, analysis)
+        if isinstance(function, cst.Lambda):
+            return _is_answer(function, analysis)
+        if function is None:
+            return False
+        binding = analysis.bindings.assignment_of(function, function.name.value)
+        return binding is not None and _read_only_as_answers(binding, analysis)
+    if isinstance(parent, cst.Assign) and parent.value is node:
+        for target in parent.targets:
+            if isinstance(target.target, cst.Attribute) and target.target.attr.value in ANSWER_ATTRIBUTES:
+                continue
+            binding = analysis.bindings.binding(target.target) if isinstance(target.target, cst.Name) else None
+            if binding is None or not _read_only_as_answers(binding, analysis):
+                return False
+        return True
+    return False
+
+
+def _read_only_as_answers(binding, analysis) -> bool:
+    reads = [reference.node for reference in binding.references]
+    return bool(reads) and all(_is_answer(read, analysis) for read in reads)
+
+
+def _enclosing_function(node: cst.CSTNode, analysis) -> Optional[cst.FunctionDef]:
+    current = analysis.nodes.parents.get(node)
+    while current is not None and not isinstance(current, (cst.FunctionDef, cst.Lambda)):
+        current = analysis.nodes.parents.get(current)
+    return current if isinstance(current, cst.FunctionDef) else None

@@ -456,3 +456,16 @@ def test_a_file_in_a_folder_the_project_leaves_out_is_its_own_project(tmp_path, 
     facts = Project().facts(file, file.read_bytes(), ["complete"], [])
     assert facts.importers_of("complete") == ("user.py:1",)
     assert walked == [(tmp_path / ".cache/tree").resolve()]
+
+
+def test_chat_calls_are_kept_unless_a_run_migrates_them(tmp_path):
+    """Outside a run nothing migrates them; the conftest.py files above a test count as imported."""
+    _write(tmp_path, {
+        "app/__init__.py": "",
+        "app/llm.py": CALLS,
+        "tests/conftest.py": "from app.llm import client\n",
+        "tests/unit/test_app.py": "import json\n",
+    })
+    facts = _facts(tmp_path, "tests/unit/test_app.py", chat_calls=True)
+    assert facts.chat_calls == ("app/llm.py:3",)
+    assert facts.chat_calls_kept == facts.chat_calls

@@ -262,7 +262,7 @@ PATTERN = rb"chat\\.completions\\.create"
 def test_a_rewrite_that_would_not_parse_is_an_internal_error_and_nothing_changes(tmp_path, monkeypatch):
     from migrator import rewrite
 
-    def unparseable(module, plans, options):
+    def unparseable(module, plans, options, fixes=()):
         # `if` is an identifier to LibCST's node checks, so this prints, but does not parse back.
         return module.with_changes(body=[*module.body, cst.SimpleStatementLine([cst.Expr(cst.Name("if"))])])
 
