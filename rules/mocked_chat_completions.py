@@ -75,7 +75,9 @@ stand-ins move together, and only when all of these hold:
     or by a client's path (`"app.llm.client.chat.completions.create"` →
     `"app.llm.client.responses.create"`);
   - `patch.object(client.chat.completions, "create", ...)` and
-    `monkeypatch.setattr(client.chat.completions, "create", fake)` (→ `client.responses`);
+    `monkeypatch.setattr(client.chat.completions, "create", fake)` (→ `client.responses`), and
+    the same of the SDK's class (`monkeypatch.setattr(AsyncCompletions, "create", fake)` →
+    `AsyncResponses`, imported from `openai.resources.responses` in its place);
   - a mock's method, `mock_client.chat.completions.create.return_value` or
     `.assert_called_once()` (→ `mock_client.responses.create`);
   - a fake answering with one message's text, `MagicMock(choices=[MagicMock(message=MagicMock(content=X))])`
@@ -106,9 +108,9 @@ from typing import Iterator, List, Optional, Tuple
 import libcst as cst
 
 from migrator.model import Confidence, FixSafety
-from migrator.rule import Example, Report, Rule, UseRewrite
+from migrator.rule import Example, Import, Report, Rule, UseRewrite
 from migrator.screen import CALL_SITE
-from migrator.shapes import dict_entries, is_name, keyword_argument, literal_string, one_line, walk
+from migrator.shapes import code_of, dict_entries, is_name, keyword_argument, literal_string, one_line, walk
 
 RESOURCES = "openai.resources."
 MOCKED_METHODS = frozenset({"create", "parse", "stream"})
@@ -512,9 +514,31 @@ def _moved_mock(call: cst.Call, analysis) -> Optional[UseRewrite]:
         prefix = target.prefix  # the string's own: r, u, b
         quote = target.quote
         return UseRewrite(target, lambda updated: updated.with_changes(value=f"{prefix}{quote}{moved}{quote}"))
-    if len(positional) >= 2 and literal_string(positional[1]) == "create" and isinstance(target, cst.Attribute):
-        if target.attr.value == "completions" and isinstance(target.value, cst.Attribute) and target.value.attr.value == "chat":
+    if len(positional) >= 2 and literal_string(positional[1]) == "create" and isinstance(target, (cst.Name, cst.Attribute)):
+        if isinstance(target, cst.Attribute) and target.attr.value == "completions" and isinstance(target.value, cst.Attribute) and target.value.attr.value == "chat":
             return _moved_resource(target)
+        return _moved_class(target, analysis)
+    return None
+
+
+def _moved_class(owner: cst.BaseExpression, analysis) -> Optional[UseRewrite]:
+    """The SDK's class patched: ``Completions`` imported from ``openai.resources`` → ``Responses``,
+    imported in its place; ``openai.resources.chat.Completions`` spelled out → its Responses path."""
+    for qualified in sorted(analysis.imports.qualified(owner)):
+        moved = _responses_path(f"{qualified}.create")
+        if moved is None or not qualified.startswith(RESOURCES):
+            continue
+        module, cls = moved[: -len(".create")].rsplit(".", 1)
+        old_module, old_cls = qualified.rsplit(".", 1)
+        if isinstance(owner, cst.Name) and owner.value == old_cls:
+            return UseRewrite(
+                owner,
+                lambda updated: cst.Name(cls),
+                add_imports=(Import(module, cls),),
+                remove_unused_imports=(Import(old_module, old_cls),),
+            )
+        if isinstance(owner, cst.Attribute) and code_of(owner) == qualified:
+            return UseRewrite(owner, lambda updated: cst.parse_expression(f"{module}.{cls}"))
     return None
 
 

@@ -53,5 +53,5 @@ def test_the_mocks_left_as_they_were_miss_the_migrated_calls(tmp_path):
 def test_the_case_moves_every_mock_of_its_tests():
     """What the runs above rest on: the tests and the code are both migrated."""
     changed = [name for name in CASE.after_files if CASE.after_files[name] != CASE.before_files.get(name)]
-    assert {"app/llm.py", "tests/test_llm.py", "tests/test_through_a_fixture.py"} <= set(changed)
+    assert {"app/llm.py", "tests/test_llm.py", "tests/test_through_a_fixture.py", "tests/test_classes.py"} <= set(changed)
     assert not any(b"chat.completions" in CASE.after_files[name] or b"choices" in CASE.after_files[name] for name in changed)
