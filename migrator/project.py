@@ -17,8 +17,9 @@ first question; then each Python file of the project is read once for its import
 (found in its text, and only they parsed), and a module is parsed whole only when a name it
 defines is asked about.
 
-A function returning a legacy call's result to other modules takes their reads of it along,
-decided in two steps on the same facts. Each importer is transformed as if the function returned
+A function returning a legacy call's result to other modules takes their reads of it along
+(where they import it from its module, or from one re-exporting it: a package's
+``__init__.py``), decided in two steps on the same facts. Each importer is transformed as if the function returned
 the call's migrated result (``ImportedResult``), with what the project says of it otherwise; the
 reads there that no rule maps come back in ``SourceResult.unmapped_reads``. The module with the
 call is told whether all of them map, in files of the run (``ResultReaders``), and decides; each
@@ -199,7 +200,7 @@ class Project:
             return ()  # the project is not indexed for it: most modules import none of its own
         module = tree.module(path.resolve())
         found = []
-        for spelled, provider, function in tree.imported_functions(module):
+        for spelled, provider, function in tree.imported_origins(module):
             if provider.path == module.path or not tree.imports(provider.path).calls:
                 continue
             # Only a module that returns a result this one reads is settled: two modules that
@@ -270,16 +271,12 @@ class Project:
 
     def _readers_of(self, tree: "_Tree", module: _Module, entry: list) -> ResultReaders:
         name, kind, keywords, line, code, _ = entry
-        direct = list(tree.importers_of(module, name))
-        places = {tree.where(importer.path, at) for importer, at in direct}
-        indirect = [place for place in tree.importers(module, [name])[name] if place not in places]
-        if indirect:
-            return ResultReaders(name, (), f"`{indirect[0]}` imports it through another module, where the tool does not follow what it returns")
         modules = []
-        for importer, at in direct:
+        for importer, at in tree.importing(module, name):
             place = tree.where(importer.path, at)
             shown = place.rsplit(":", 1)[0]
-            spelled = [spelled if function else f"{spelled}.{name}" for spelled, target, function in tree.imported_functions(importer) if target.path == module.path and function in (name, None)]
+            # As it calls it: imported from this module, or from one re-exporting it.
+            spelled = [spelled if function else f"{spelled}.{name}" for spelled, target, function in tree.imported_origins(importer) if target.path == module.path and function in (name, None)]
             if tree.imports(importer.path).dynamic is not None:
                 return ResultReaders(name, (), f"`{place}` imports modules by name at run time, and the tool does not follow what it returns there")
             if not tree.may_import_its_modules(importer.path):  # it would not be told what the function returns
@@ -393,20 +390,34 @@ class _Tree:
     def importers(self, target: _Module, names: Sequence[str]) -> Dict[str, List[str]]:
         """By name, where other modules of the project import it from ``target``: directly,
         through the whole module, or through a module that imports it in turn."""
-        found: Dict[str, List[str]] = {}
-        for name in names:
-            places = found[name] = []
-            seen: Set[Path] = {target.path}
-            pending = [(target, 0)]
-            while pending:
-                module, depth = pending.pop()
-                for importer, line in self.importers_of(module, name):
-                    places.append(self.where(importer.path, line))
-                    if importer.path not in seen and depth < MAX_RE_EXPORTS:
-                        seen.add(importer.path)
-                        pending.append((importer, depth + 1))
-            found[name] = list(dict.fromkeys(places))  # a module importing it from two of them, once
+        # A module importing it from two of them, once.
+        return {name: list(dict.fromkeys(self.where(m.path, line) for m, line in self.importing(target, name))) for name in names}
+
+    def importing(self, target: _Module, name: str) -> List[Tuple[_Module, int]]:
+        """(module, line) for each import of ``name`` from ``target``, or from a module that
+        imports it in turn, by another module of the project."""
+        found: List[Tuple[_Module, int]] = []
+        seen: Set[Tuple[Path, str]] = {(target.path, name)}
+        pending = [(target, name, 0)]
+        while pending:
+            module, imported, depth = pending.pop()
+            for importer, line in self.importers_of(module, imported):
+                found.append((importer, line))
+                for bound in {imported, *self._aliases(importer, module, imported)}:  # re-exported under another name
+                    if (importer.path, bound) not in seen and depth < MAX_RE_EXPORTS:
+                        seen.add((importer.path, bound))
+                        pending.append((importer, bound, depth + 1))
         return found
+
+    def _aliases(self, importer: _Module, target: _Module, name: str) -> Set[str]:
+        """The names ``from target import name as alias`` statements of ``importer`` bind."""
+        return {
+            alias.asname
+            for statement in self.imports(importer.path).statements
+            if isinstance(statement, ast.ImportFrom) and self._is(self._absolute(importer, statement.module, statement.level), target, importer)
+            for alias in statement.names
+            if alias.name == name and alias.asname
+        }
 
     def may_import_its_modules(self, path: Path) -> bool:
         """Might an import statement of the module at ``path`` import a module of this project?
@@ -451,6 +462,44 @@ class _Tree:
                     whole = self._resolve(importer, alias.name)
                     if whole is not None:
                         yield alias.asname or alias.name, whole, None
+
+    def imported_origins(self, importer: _Module) -> Iterator[Tuple[str, _Module, Optional[str]]]:
+        """``imported_functions``, each name followed to the module that defines it through
+        the modules that re-export it (``from .backend import ask`` in a package's
+        ``__init__.py``); and, for a module imported whole, each name it re-exports that
+        ``importer`` reads from it (``assistant.ask``), so followed."""
+        for spelled, provider, function in self.imported_functions(importer):
+            if function is not None:
+                yield (spelled, *self.origin(provider, function))
+                continue
+            yield spelled, provider, None
+            for bound in self._re_exported(provider):
+                if _names_attribute(self.text(importer.path), spelled, bound):
+                    yield (f"{spelled}.{bound}", *self.origin(provider, bound))
+
+    def origin(self, module: _Module, name: str) -> Tuple[_Module, str]:
+        """The module that defines the top-level ``name`` of ``module``, and its name there:
+        ``module`` itself, unless its one binding of the name imports it from another project
+        module (not a submodule of that one)."""
+        for _ in range(MAX_RE_EXPORTS):
+            if name not in self._re_exported(module):
+                break
+            syntax = self.syntax(module.path)
+            bindings = [node for node in _top_level_bindings(syntax) if name in _bound_names(node)] if syntax is not None else []
+            if len(bindings) != 1 or not isinstance(bindings[0], ast.ImportFrom) or _rebound_globally(syntax, name):
+                break
+            statement = bindings[0]
+            source = self._absolute(module, statement.module, statement.level)
+            original = next(alias.name for alias in statement.names if (alias.asname or alias.name) == name)
+            defining = self._resolve(module, source)
+            if defining is None or self._resolve(module, f"{source}.{original}") is not None:
+                break
+            module, name = defining, original
+        return module, name
+
+    def _re_exported(self, module: _Module) -> Set[str]:
+        """The names ``from ... import`` statements of ``module`` bind (read from its imports alone)."""
+        return {alias.asname or alias.name for statement in self.imports(module.path).statements if isinstance(statement, ast.ImportFrom) for alias in statement.names}
 
     def importers_of(self, target: _Module, name: str) -> Iterator[Tuple[_Module, int]]:
         """(module, line) for each import of ``name`` from ``target`` by another module."""

@@ -76,6 +76,7 @@ def test_the_project_cases_cover_what_crosses_modules():
         "client_imported_from_another_module",
         "result_returned_to_another_module",
         "result_re_exported_by_a_package",
+        "result_wrapped_by_a_package_is_reported",
         "result_read_outside_the_paths_given",
         "module_imported_dynamically",
         "imported_client_rebound",
@@ -92,18 +93,24 @@ def test_the_project_cases_cover_what_crosses_modules():
 # --- the crash the project phase prevents ----------------------------------------------------
 
 
-def test_a_helper_whose_result_another_module_reads_still_runs_after_migration(tmp_path):
+@pytest.mark.parametrize(
+    "name, program",
+    [
+        ("result_returned_to_another_module", "from rag.llm import summary\nfrom rag.service import answer\n\nprint(answer('Why?'))\nprint(summary('text'))\n"),
+        ("result_re_exported_by_a_package", "import sys\n\nsys.argv = ['cli', 'Why?']\nimport cli\nfrom report import report\n\nprint(report('text'))\n"),
+    ],
+)
+def test_a_helper_whose_result_another_module_reads_still_runs_after_migration(tmp_path, name, program):
     """Migrated alone, `complete()` would return a Response to a module reading `.choices`:
     the program would crash with AttributeError. Run both against the fake server."""
     from tests.equivalence.harness import Bench
     from tests.equivalence.scenario import load_scenario
 
-    case = next(c for c in CASES if c.folder.name == "result_returned_to_another_module")
+    case = next(c for c in CASES if c.folder.name == name)
     original = _copy(case, tmp_path / "original")
     migrated = _copy(case, tmp_path / "migrated")
-    for name, data in _outputs(migrated, _run(migrated, ["."])).items():
-        (migrated / name).write_bytes(data)
-    program = "from rag.llm import summary\nfrom rag.service import answer\n\nprint(answer('Why?'))\nprint(summary('text'))\n"
+    for path, data in _outputs(migrated, _run(migrated, ["."])).items():
+        (migrated / path).write_bytes(data)
     for root in (original, migrated):
         (root / "program.py").write_text(program, encoding="utf-8")
     scenario = tmp_path / "scenario.json"
