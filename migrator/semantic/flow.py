@@ -11,7 +11,7 @@ from typing import Callable, List, Optional, Set, Tuple, Union
 
 import libcst as cst
 from libcst.helpers import parse_template_expression
-from libcst.metadata import Assignment, CodeRange, ComprehensionScope
+from libcst.metadata import Assignment, CodeRange, ComprehensionScope, GlobalScope
 
 from migrator.semantic.bindings import Bindings
 from migrator.semantic.imports import Imports
@@ -512,6 +512,15 @@ class ValueFlow:
         exported = self.exported_name(function)
         if exported is not None:
             trace.exported_functions.append(exported)
+        cls = self.nodes.enclosing(function, (cst.ClassDef, cst.FunctionDef))
+        if exported is not None and isinstance(cls, cst.ClassDef) and self.nodes.parents.get(function) is cls.body:
+            # Code anywhere may call a public method on an instance it gets hold of.
+            holders = self.instance_names(cls)
+            if holders is None:
+                reason = f"it is returned from `{exported}`, and instances of `{cls.name.value}` go where the tool does not follow what it returns"
+                trace.escapes.append(Escape(reason, self.nodes.positions[statement]))
+                return
+            trace.exported_functions.extend(f"{holder}.{name}" for holder in holders)
         if function.returns is not None:
             trace.annotations.append(function.returns)
         for caller in callers:
@@ -531,6 +540,33 @@ class ValueFlow:
         """The calls ``Class(...)`` of this module's ``cls``, or None when it is used otherwise
         (subclassed, passed around): its ``__init__`` may then run from elsewhere."""
         return self._calls_of(cls, cls.name.value)
+
+    def instance_names(self, cls: cst.ClassDef) -> Optional[List[str]]:
+        """The module-level names holding the instances of ``cls`` this module makes, when each
+        of them is only read for its attributes (``Chat().ask()``, ``bot = Chat()`` then
+        ``bot.ask()``); None when one may go elsewhere (passed, returned, stored, bound to a
+        name bound to something else too) or the class is used otherwise."""
+        constructions = self.constructions(cls)
+        if constructions is None:
+            return None
+        names = []
+        for call in constructions:
+            parent = self.nodes.parents.get(call)
+            if isinstance(parent, cst.Attribute) and parent.value is call:
+                continue
+            if not (isinstance(parent, cst.Assign) and parent.value is call):
+                return None
+            for target in parent.targets:
+                binding = self.bindings.binding(target.target) if isinstance(target.target, cst.Name) else None
+                if binding is None or len(binding.scope.assignments[binding.name]) != 1:
+                    return None
+                for access in binding.references:
+                    read = self.nodes.parents.get(access.node)
+                    if not (isinstance(read, cst.Attribute) and read.value is access.node):
+                        return None
+                if isinstance(binding.scope, GlobalScope):
+                    names.append(binding.name)
+        return names
 
     def callers(self, function: cst.FunctionDef) -> Optional[List[cst.Call]]:
         """The calls of ``function`` in this module, or None when it is used as a value."""
