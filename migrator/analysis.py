@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
+from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
-from libcst.metadata import CodeRange
+from libcst.metadata import CodeRange, GlobalScope
 
 from migrator.clients import is_openai_client, is_other_sdk_client
 from migrator.libcst_internals import NEWLINE, children
@@ -356,12 +356,44 @@ class ModuleAnalysis:
             parent = self.nodes.parents.get(node)
             if isinstance(parent, cst.Attribute) and parent.attr is node:
                 continue  # the attribute part of a dotted name: the whole is looked at
-            imported = self.project.result(get_full_name_for_node(node) or "")
-            if imported is None or self.nodes.enclosing(node, (cst.Import, cst.ImportFrom)) is not None:
+            spelled = get_full_name_for_node(node) or ""
+            imported = self.project.result(spelled)
+            owners = [r for r in self.project.facts.results if r.method and r.owner == spelled]
+            if (imported is None or imported.method) and not owners or self.nodes.enclosing(node, (cst.Import, cst.ImportFrom)) is not None:
                 continue
-            if self.imports.imported_as(node):  # not a local name that hides the import here
+            if not self.imports.imported_as(node):  # a local name that hides the import here
+                continue
+            if imported is not None and not imported.method:
                 found.append((node, imported))
+            for owner in owners:
+                found.extend((use, owner) for use in self._method_reads(node, owner, owner.instance))
         return found
+
+    def _method_reads(self, node: cst.BaseExpression, imported: ImportedResult, instance: bool) -> Iterator[cst.CSTNode]:
+        """Where the method of ``imported`` is read, from ``node`` (an instance, or the class when
+        not ``instance``): each ``.ask`` read of an instance (the planner takes a call of it for
+        a call of the method), and each use of one, or of the class, that may take it where
+        the method is read unseen (passed, returned, subclassed: the planner keeps it as it is)."""
+        parent = self.nodes.parents.get(node)
+        if not instance:
+            if isinstance(parent, cst.Call) and parent.func is node:
+                yield from self._method_reads(parent, imported, True)
+            else:
+                yield node
+            return
+        if isinstance(parent, cst.Attribute) and parent.value is node:
+            if parent.attr.value == imported.method:
+                yield parent
+            return
+        if isinstance(node, cst.Call) and isinstance(parent, cst.Assign) and parent.value is node and len(parent.targets) == 1:
+            target = parent.targets[0].target
+            binding = self.bindings.binding(target) if isinstance(target, cst.Name) else None
+            global_name = binding is not None and isinstance(binding.scope, GlobalScope)
+            if binding is not None and len(binding.scope.assignments[binding.name]) == 1 and not (global_name and self.project.importers_of(binding.name)):
+                for access in binding.references:
+                    yield from self._method_reads(access.node, imported, True)
+                return
+        yield node
 
     def _may_hold_a_client(self, receiver: cst.BaseExpression) -> bool:
         """Can the proof find a client at all? Every way it does goes through an import of

@@ -116,6 +116,15 @@ class ImportedResult:
     call: str  # where the call is, "path:line", and what it calls: `client.chat.completions.create`
     code: str
     migrated: bool  # the call migrates, and this module's reads of its results with it
+    # For a method (``name`` is then ``Chat.ask``, ``bot.ask``): its name, and whether what it
+    # is read from is an instance as imported (``bot``), not a class whose instances are made.
+    method: Optional[str] = None
+    instance: bool = False
+
+    @property
+    def owner(self) -> str:
+        """What the method is read from, as the importing module spells it (``Chat``, ``llm.bot``)."""
+        return self.name[: -len(self.method) - 1] if self.method else self.name
 
 
 @dataclass(frozen=True)

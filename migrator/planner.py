@@ -155,13 +155,16 @@ def _used_otherwise(node: cst.CSTNode, imported: ImportedResult, rule: Rule, ana
         statement=analysis.nodes.enclosing_statement(node), analysis=analysis, imported=imported,
     )
     code = one_line(analysis.module.code_for_node(node))
-    reason = f"`{code}` is used other than by calling it, so what it returns may be read where the tool cannot see"
+    if imported.method:
+        reason = f"`{code}` is used in a way that may call its `{imported.method}` where what it returns is read unseen"
+    else:
+        reason = f"`{code}` is used other than by calling it, so what it returns may be read where the tool cannot see"
     return SitePlan(site=site, rule=rule.id, blockers=[Blocker(UNTRACED_RESULT, reason, analysis.nodes.positions[node])])
 
 
 def _returned_results(plan: SitePlan, analysis: ModuleAnalysis, options: Options) -> List[list]:
     """What ``SourceResult.returned_results`` holds of ``plan``'s call."""
-    names = [name for name in dict.fromkeys(plan.exported_functions) if "." not in name]
+    names = [name for name in dict.fromkeys(plan.exported_functions) if name.count(".") <= 1]
     if plan.target is None or not names:
         return []
     call = plan.site.call
@@ -619,9 +622,9 @@ def _block_results_read_elsewhere(plan: SitePlan, analysis: ModuleAnalysis) -> N
         shown = analysis.project.where_imported(name.split(".")[0])
         if shown is None:
             continue
-        # A function of the module (not a method) whose results the importers read mappably
+        # A function or a method of the module whose results the importers read mappably
         # takes them along: they are migrated in the same run.
-        together = how == "returned from" and "." not in name and plan.target is not None
+        together = how == "returned from" and plan.target is not None
         readers = analysis.project.readers_of(name) if together else None
         if readers is not None and readers.blocked is None:
             plan.read_elsewhere.append(readers)

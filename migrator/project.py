@@ -205,7 +205,8 @@ class Project:
                 continue
             # Only a module that returns a result this one reads is settled: two modules that
             # import each other are settled one after the other, unless each reads the other's.
-            returns = [entry[0] for entry in self._alone(provider.path)]
+            # What returns it: a function, or a class or an instance whose method does (``Chat.ask``).
+            returns = {_owner(entry[0]) for entry in self._alone(provider.path)}
             if not any(name == function or (function is None and _names_attribute(tree.text(module.path), spelled, name)) for name in returns):
                 continue
             settled = self._settle(provider.path)
@@ -214,12 +215,22 @@ class Project:
             for entry in entries:
                 by_name.setdefault(entry[0], []).append(entry)
             for name, returned in by_name.items():
-                if len(returned) == 1 and (function is None or function == name):
-                    _, kind, keywords, line, code, migrated = returned[0]
-                    called = spelled if function is not None else f"{spelled}.{name}"
-                    place = tree.where(provider.path, line)
-                    found.append(ImportedResult(called, kind, _keywords(keywords), place, code, migrated))
+                if len(returned) == 1 and (function is None or function == _owner(name)):
+                    called = spelled if function is not None else f"{spelled}.{_owner(name)}"
+                    found.append(self._imported_result(tree, provider, called, returned[0], returned[0][-1]))
         return tuple(dict.fromkeys(found))
+
+    def _imported_result(self, tree: "_Tree", provider: _Module, called: str, entry: list, migrated: bool) -> ImportedResult:
+        """What the function (or method) of ``entry``, which ``provider`` returns a legacy
+        call's result from, is to a module that calls it (or what has the method) as ``called``."""
+        name, kind, keywords, line, code, _ = entry
+        place = tree.where(provider.path, line)
+        if "." not in name:
+            return ImportedResult(called, kind, _keywords(keywords), place, code, migrated)
+        owner, method = name.split(".")
+        syntax = tree.syntax(provider.path)
+        is_class = syntax is not None and any(isinstance(node, ast.ClassDef) and node.name == owner for node in syntax.body)
+        return ImportedResult(f"{called}.{method}", kind, _keywords(keywords), place, code, migrated, method=method, instance=not is_class)
 
     def _alone(self, path: Path) -> List[list]:
         """What ``SourceResult.returned_results`` holds for the module at ``path`` on its own."""
@@ -260,7 +271,7 @@ class Project:
     def _readers(self, tree: "_Tree", module: _Module, returned: Sequence[list]) -> Iterator[ResultReaders]:
         """How the modules that import the functions of ``returned`` read their results: all
         by reads the rules map, in files of the run, or the first place that holds it back."""
-        returned = [entry for entry in returned if tree.importers(module, [entry[0]])[entry[0]]]
+        returned = [entry for entry in returned if tree.importers(module, [_owner(entry[0])])[_owner(entry[0])]]
         names = [entry[0] for entry in returned]
         for entry in returned:
             name = entry[0]
@@ -270,13 +281,15 @@ class Project:
             yield self._readers_of(tree, module, entry)
 
     def _readers_of(self, tree: "_Tree", module: _Module, entry: list) -> ResultReaders:
-        name, kind, keywords, line, code, _ = entry
+        name, owner = entry[0], _owner(entry[0])
         modules = []
-        for importer, at in tree.importing(module, name):
+        for importer, at in tree.importing(module, owner):
             place = tree.where(importer.path, at)
             shown = place.rsplit(":", 1)[0]
             # As it calls it: imported from this module, or from one re-exporting it.
-            spelled = [spelled if function else f"{spelled}.{name}" for spelled, target, function in tree.imported_origins(importer) if target.path == module.path and function in (name, None)]
+            called = [spelled if function else f"{spelled}.{owner}" for spelled, target, function in tree.imported_origins(importer) if target.path == module.path and function in (owner, None)]
+            migrated = tuple(self._imported_result(tree, module, each, entry, True) for each in called)
+            spelled = [result.name for result in migrated]
             if tree.imports(importer.path).dynamic is not None:
                 return ResultReaders(name, (), f"`{place}` imports modules by name at run time, and the tool does not follow what it returns there")
             if not tree.may_import_its_modules(importer.path):  # it would not be told what the function returns
@@ -285,8 +298,6 @@ class Project:
                 return ResultReaders(name, (), f"`{place}` imports it in a way the tool does not follow")
             if importer.path not in self.given or self.transform is None:
                 return ResultReaders(name, (), f"code in `{shown}` reads what it returns, and the migration needs that file too, but it is not among the paths given")
-            call = tree.where(module.path, line)
-            migrated = tuple(ImportedResult(each, kind, _keywords(keywords), call, code, True) for each in spelled)
             try:
                 summary = self.transform(importer.path, self.source(importer.path), migrated)
             except Exception:  # what it reads is then unknown
@@ -307,6 +318,11 @@ class Project:
 
 class ProjectCycle(Exception):
     """What a module returns depends, through the modules that read it, on itself."""
+
+
+def _owner(name: str) -> str:
+    """What a module binds that returns it: ``ask`` for ``ask``, ``Chat`` for the method ``Chat.ask``."""
+    return name.split(".")[0]
 
 
 def _keywords(keywords: Optional[list]) -> Optional[Tuple[str, ...]]:

@@ -3,6 +3,7 @@ fixtures/, what the project index answers, and the cache of results that depend 
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 from typing import Dict, List
@@ -77,6 +78,8 @@ def test_the_project_cases_cover_what_crosses_modules():
         "result_returned_to_another_module",
         "result_re_exported_by_a_package",
         "result_wrapped_by_a_package_is_reported",
+        "method_read_in_another_module",
+        "method_results_an_importer_passes_on_are_reported",
         "result_read_outside_the_paths_given",
         "module_imported_dynamically",
         "imported_client_rebound",
@@ -94,13 +97,14 @@ def test_the_project_cases_cover_what_crosses_modules():
 
 
 @pytest.mark.parametrize(
-    "name, program",
+    "name, program, turns",
     [
-        ("result_returned_to_another_module", "from rag.llm import summary\nfrom rag.service import answer\n\nprint(answer('Why?'))\nprint(summary('text'))\n"),
-        ("result_re_exported_by_a_package", "import sys\n\nsys.argv = ['cli', 'Why?']\nimport cli\nfrom report import report\n\nprint(report('text'))\n"),
+        ("result_returned_to_another_module", "from rag.llm import summary\nfrom rag.service import answer\n\nprint(answer('Why?'))\nprint(summary('text'))\n", 2),
+        ("result_re_exported_by_a_package", "import sys\n\nsys.argv = ['cli', 'Why?']\nimport cli\nfrom report import report\n\nprint(report('text'))\n", 2),
+        ("method_read_in_another_module", "import sys\n\nsys.argv = ['cli', 'Hi']\nimport main\nimport cli\n", 4),
     ],
 )
-def test_a_helper_whose_result_another_module_reads_still_runs_after_migration(tmp_path, name, program):
+def test_a_helper_whose_result_another_module_reads_still_runs_after_migration(tmp_path, name, program, turns):
     """Migrated alone, `complete()` would return a Response to a module reading `.choices`:
     the program would crash with AttributeError. Run both against the fake server."""
     from tests.equivalence.harness import Bench
@@ -114,7 +118,7 @@ def test_a_helper_whose_result_another_module_reads_still_runs_after_migration(t
     for root in (original, migrated):
         (root / "program.py").write_text(program, encoding="utf-8")
     scenario = tmp_path / "scenario.json"
-    scenario.write_text('{"turns": [{"type": "text", "text": "Because."}, {"type": "text", "text": "Short."}]}')
+    scenario.write_text(json.dumps({"turns": [{"type": "text", "text": f"Answer {n}."} for n in range(turns)]}))
     with Bench() as bench:
         before = bench.run(original / "program.py", load_scenario(scenario))
         after = bench.run(migrated / "program.py", load_scenario(scenario))
