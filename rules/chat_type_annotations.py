@@ -26,6 +26,8 @@ names passed as other arguments, a tool held in a name of its own) are left as t
 An annotation in a signature that other code shares keeps the call as it is: a method that may
 override another (of a base class in another module, or one a base class here defines with the
 Chat types), or a function other modules of the project import and call with the Chat types.
+The result's type in a function's return annotation goes with the reads of what it returns in
+those modules, when they all migrate with the call (see `chat_completions_create`).
 Changed alone, it would give the type checker errors the original did not have.
 
 ## Why
@@ -199,9 +201,12 @@ def _shared_signature(annotation: cst.Annotation, analysis: ModuleAnalysis) -> O
             return f"a signature of `{cls.name.value}.{name}`, which may override {overridden}: the two would no longer match"
     exported = analysis.flow.exported_name(function)
     shown = analysis.project.where_imported(exported.split(".")[0]) if exported is not None else None
-    if shown is not None:
-        return f"the signature of `{exported}`, which other modules import ({shown}) and call with the Chat types"
-    return None
+    if shown is None:
+        return None
+    readers = analysis.project.readers_of(exported) if annotation is function.returns else None
+    if readers is not None and readers.blocked is None:
+        return None  # what it returns is read there as a Response, migrated with it
+    return f"the signature of `{exported}`, which other modules import ({shown}) and call with the Chat types"
 
 
 def _in_signature(annotation: cst.Annotation, function: cst.FunctionDef) -> bool:

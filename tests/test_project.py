@@ -79,6 +79,7 @@ def test_the_project_cases_cover_what_crosses_modules():
         "result_re_exported_by_a_package",
         "result_wrapped_by_a_package_is_reported",
         "method_read_in_another_module",
+        "return_annotation_read_in_another_module",
         "method_results_an_importer_passes_on_are_reported",
         "result_read_outside_the_paths_given",
         "module_imported_dynamically",
