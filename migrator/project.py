@@ -343,6 +343,10 @@ class _Tree:
         self._syntax: Dict[Path, Optional[ast.Module]] = {}
         self._chat_calls: Dict[Path, List[str]] = {}
         self._held: Dict[Tuple[Path, str], bool] = {}
+        self._origins: Dict[Tuple[Path, str], Tuple[_Module, str]] = {}
+        self._re_exports: Dict[Path, Dict[str, List[ast.ImportFrom]]] = {}
+        self._re_exported: Dict[Path, List[Tuple[str, _Module, str]]] = {}
+        self._bindings: Dict[Path, Dict[str, List[ast.stmt]]] = {}
 
     @property
     def modules(self) -> Dict[Path, _Module]:
@@ -489,33 +493,83 @@ class _Tree:
                 yield (spelled, *self.origin(provider, function))
                 continue
             yield spelled, provider, None
-            for bound in self._re_exported(provider):
-                if _names_attribute(self.text(importer.path), spelled, bound):
-                    yield (f"{spelled}.{bound}", *self.origin(provider, bound))
+            re_exports = self._re_exports_of(provider)
+            attributes = _attributes_read(self.text(importer.path), spelled) if re_exports else set()
+            for bound, defining, original in re_exports:
+                if bound in attributes:
+                    yield f"{spelled}.{bound}", defining, original
+
+    def _re_exports_of(self, module: _Module) -> List[Tuple[str, _Module, str]]:
+        """(name, defining module, name there) for each name ``module`` re-exports from a module
+        that may return a legacy call's result; read once."""
+        if module.path not in self._re_exported:
+            found = []
+            for bound in sorted(self._from_imports(module)):
+                defining, original = self.origin(module, bound)
+                if defining.path != module.path:
+                    found.append((bound, defining, original))
+            self._re_exported[module.path] = found
+        return self._re_exported[module.path]
 
     def origin(self, module: _Module, name: str) -> Tuple[_Module, str]:
         """The module that defines the top-level ``name`` of ``module``, and its name there:
         ``module`` itself, unless its one binding of the name imports it from another project
-        module (not a submodule of that one)."""
-        for _ in range(MAX_RE_EXPORTS):
-            if name not in self._re_exported(module):
-                break
-            syntax = self.syntax(module.path)
-            bindings = [node for node in _top_level_bindings(syntax) if name in _bound_names(node)] if syntax is not None else []
-            if len(bindings) != 1 or not isinstance(bindings[0], ast.ImportFrom) or _rebound_globally(syntax, name):
-                break
-            statement = bindings[0]
-            source = self._absolute(module, statement.module, statement.level)
-            original = next(alias.name for alias in statement.names if (alias.asname or alias.name) == name)
-            defining = self._resolve(module, source)
-            if defining is None or self._resolve(module, f"{source}.{original}") is not None:
-                break
-            module, name = defining, original
-        return module, name
+        module (not a submodule of that one). Followed where that module may return a legacy
+        call's result (its text holds one), the only modules whose functions count."""
+        key = (module.path, name)
+        if key not in self._origins:
+            self._origins[key] = self._origin(module, name)
+        return self._origins[key]
 
-    def _re_exported(self, module: _Module) -> Set[str]:
-        """The names ``from ... import`` statements of ``module`` bind (read from its imports alone)."""
-        return {alias.asname or alias.name for statement in self.imports(module.path).statements if isinstance(statement, ast.ImportFrom) for alias in statement.names}
+    def _origin(self, module: _Module, name: str) -> Tuple[_Module, str]:
+        # The chain of imports, read from the import statements alone; then, if it ends in a
+        # module with a call, each step checked against all its module binds (which parses it).
+        steps = [(module, name)]
+        for _ in range(MAX_RE_EXPORTS):
+            current, bound = steps[-1]
+            statements = self._from_imports(current).get(bound, [])
+            if len(statements) != 1:
+                break
+            statement = statements[0]
+            source = self._absolute(current, statement.module, statement.level)
+            original = next(alias.name for alias in statement.names if (alias.asname or alias.name) == bound)
+            defining = self._resolve(current, source)
+            if defining is None or self._resolve(current, f"{source}.{original}") is not None:
+                break
+            steps.append((defining, original))
+        if len(steps) == 1 or not self.imports(steps[-1][0].path).calls:
+            return module, name
+        for index, (current, bound) in enumerate(steps[:-1]):
+            if len(self._top_level_bindings_of(current.path).get(bound, [])) != 1:  # bound again, or `global`
+                return steps[index]
+        return steps[-1]
+
+    def _top_level_bindings_of(self, path: Path) -> Dict[str, List[ast.stmt]]:
+        """The statements binding each top-level name of the module at ``path`` (a function's
+        ``global`` statement counts as one), read once."""
+        if path not in self._bindings:
+            syntax = self.syntax(path)
+            found: Dict[str, List[ast.stmt]] = {}
+            for node in _top_level_bindings(syntax) if syntax is not None else ():
+                for bound in _bound_names(node):
+                    found.setdefault(bound, []).append(node)
+            for node in _statements(syntax) if syntax is not None else ():
+                if isinstance(node, ast.Global):
+                    for bound in node.names:
+                        found.setdefault(bound, []).append(node)
+            self._bindings[path] = found
+        return self._bindings[path]
+
+    def _from_imports(self, module: _Module) -> Dict[str, List[ast.ImportFrom]]:
+        """The ``from ... import`` statements of ``module``, by the names they bind; read once."""
+        if module.path not in self._re_exports:
+            found: Dict[str, List[ast.ImportFrom]] = {}
+            for statement in self.imports(module.path).statements:
+                if isinstance(statement, ast.ImportFrom):
+                    for alias in statement.names:
+                        found.setdefault(alias.asname or alias.name, []).append(statement)
+            self._re_exports[module.path] = found
+        return self._re_exports[module.path]
 
     def importers_of(self, target: _Module, name: str) -> Iterator[Tuple[_Module, int]]:
         """(module, line) for each import of ``name`` from ``target`` by another module."""
@@ -845,6 +899,12 @@ def _parsed(source: bytes) -> Optional[ast.Module]:
 def _names_attribute(text: str, module_name: str, attribute: str) -> bool:
     """Does ``text`` read ``<module_name>(.x)*.<attribute>``?"""
     return re.search(rf"\b{re.escape(module_name)}(?:\s*\.\s*\w+)*\s*\.\s*{re.escape(attribute)}\b", text) is not None
+
+
+def _attributes_read(text: str, module_name: str) -> Set[str]:
+    """The names ``text`` reads as ``<module_name>(.x)*.<name>``: what ``_names_attribute`` finds, all at once."""
+    chains = re.findall(rf"\b{re.escape(module_name)}((?:\s*\.\s*\w+)+)", text)
+    return {part.strip() for chain in chains for part in chain.split(".") if part.strip()}
 
 
 def _import_binding(syntax: ast.Module, name: str) -> Optional[Tuple[Optional[str], int, str]]:
