@@ -178,11 +178,6 @@ class ProjectQuestions:
         project was asked (once the module asked who imports it, ``importers_of``)."""
         return self.facts.readers_of(name)
 
-    def result(self, name: str) -> Optional[ImportedResult]:
-        """What the function this module imports and calls as ``name`` returns, when it is the
-        result of a legacy call (the engine gives these before the module is read)."""
-        return self.facts.result(name)
-
 
 def _places(places: Sequence[str]) -> Optional[str]:
     """`` `a.py:3`, `b.py:1`, `c.py:9` and 2 more``; None for none."""
@@ -357,14 +352,14 @@ class ModuleAnalysis:
             if isinstance(parent, cst.Attribute) and parent.attr is node:
                 continue  # the attribute part of a dotted name: the whole is looked at
             spelled = get_full_name_for_node(node) or ""
-            imported = self.project.result(spelled)
+            # A function called as `spelled`, or a class or an instance whose method returns it.
+            functions = [r for r in self.project.facts.results if not r.method and r.name == spelled]
             owners = [r for r in self.project.facts.results if r.method and r.owner == spelled]
-            if (imported is None or imported.method) and not owners or self.nodes.enclosing(node, (cst.Import, cst.ImportFrom)) is not None:
+            if not (functions or owners) or self.nodes.enclosing(node, (cst.Import, cst.ImportFrom)) is not None:
                 continue
             if not self.imports.imported_as(node):  # a local name that hides the import here
                 continue
-            if imported is not None and not imported.method:
-                found.append((node, imported))
+            found.extend((node, imported) for imported in functions[:1])
             for owner in owners:
                 found.extend((use, owner) for use in self._method_reads(node, owner, owner.instance))
         return found

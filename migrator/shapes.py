@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Dict, Iterator, Optional, Sequence, Union
+from typing import Dict, Iterator, List, Optional, Sequence, Union
 
 import libcst as cst
 
@@ -127,6 +127,13 @@ class _MoveLeft(cst.CSTTransformer):
 
 def _comments(node: cst.CSTNode) -> int:
     return sum(isinstance(inner, cst.Comment) for inner in walk(node))
+
+
+def parameters(function: Union[cst.FunctionDef, cst.Lambda]) -> List[cst.Param]:
+    """Every parameter of ``function``, ``*args`` and ``**kwargs`` included."""
+    params = function.params
+    every = [*params.posonly_params, *params.params, *params.kwonly_params]
+    return every + [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
 
 
 def is_name(node: cst.CSTNode, *names: str) -> bool:

@@ -69,7 +69,7 @@ from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rule, UseRewrite
 from migrator.rules._chat_types import isinstance_test, renamed
 from migrator.semantic.flow import ResultUse
-from migrator.shapes import STRING_NODES, code_of, one_line
+from migrator.shapes import STRING_NODES, code_of, one_line, parameters
 
 # For each annotated value (None: the call's result; else the keyword argument that passes the
 # name), the Chat types it may name and their Responses counterparts.
@@ -210,10 +210,7 @@ def _shared_signature(annotation: cst.Annotation, analysis: ModuleAnalysis) -> O
 
 
 def _in_signature(annotation: cst.Annotation, function: cst.FunctionDef) -> bool:
-    params = function.params
-    every = [*params.posonly_params, *params.params, *params.kwonly_params]
-    every += [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
-    return annotation is function.returns or any(p.annotation is annotation for p in every)
+    return annotation is function.returns or any(p.annotation is annotation for p in parameters(function))
 
 
 def _overridden(cls: cst.ClassDef, name: str, analysis: ModuleAnalysis, seen: set) -> Optional[str]:

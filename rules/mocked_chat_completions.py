@@ -110,7 +110,7 @@ import libcst as cst
 from migrator.model import Confidence, FixSafety
 from migrator.rule import Example, Import, Report, Rule, UseRewrite
 from migrator.screen import CALL_SITE
-from migrator.shapes import code_of, dict_entries, is_name, keyword_argument, literal_string, one_line, walk
+from migrator.shapes import code_of, dict_entries, is_name, keyword_argument, literal_string, one_line, parameters, string_like, walk
 
 RESOURCES = "openai.resources."
 MOCKED_METHODS = frozenset({"create", "parse", "stream"})
@@ -241,7 +241,7 @@ def _mocked_method(call: cst.Call, analysis) -> Optional[str]:
     """What to mock instead, when ``call`` mocks a Chat (or text) Completions method: ``patch``
     or ``setattr`` of a dotted path, ``patch.object`` or ``setattr`` of a class or a resource."""
     func = call.func
-    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+    name = _called_name(call)
     positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
     if name in ("patch", "setattr") and positional:
         target = literal_string(positional[0])
@@ -469,7 +469,8 @@ def _moved_with_the_code(reports: List[Report], analysis) -> List[Report]:
     simple (a mock of `create` answering with a message's text, or with nothing in particular),
     the module does not read what its mocks were called with (the migration changes it), and
     every answer a mock is given is one the tool reads. Else the reports as they are."""
-    if not reports or CALL_INSPECTION.search(analysis.source.decode("latin-1")) or CALL_SITE.search(analysis.source.decode("latin-1")):
+    text = analysis.source.decode("latin-1")
+    if not reports or CALL_INSPECTION.search(text) or CALL_SITE.search(text):
         return reports
     moves = [_moves(report.node, analysis) for report in reports]
     if any(move is None for move in moves) or not _answers_are_known(analysis):
@@ -509,11 +510,9 @@ def _moved_mock(call: cst.Call, analysis) -> Optional[UseRewrite]:
     target = positional[0] if positional else None
     if isinstance(target, cst.SimpleString):
         moved = _responses_path(literal_string(target) or "")
-        if moved is None or "\\" in target.value:
+        if moved is None or target.prefix or target.quote not in ("'", '"'):
             return None
-        prefix = target.prefix  # the string's own: r, u, b
-        quote = target.quote
-        return UseRewrite(target, lambda updated: updated.with_changes(value=f"{prefix}{quote}{moved}{quote}"))
+        return UseRewrite(target, lambda updated: string_like(updated, moved))
     if len(positional) >= 2 and literal_string(positional[1]) == "create" and isinstance(target, (cst.Name, cst.Attribute)):
         if isinstance(target, cst.Attribute) and target.attr.value == "completions" and isinstance(target.value, cst.Attribute) and target.value.attr.value == "chat":
             return _moved_resource(target)
@@ -641,9 +640,14 @@ def _answers_are_known(analysis) -> bool:
     return True
 
 
-def _patch_name(call: cst.Call) -> Optional[str]:
+def _called_name(call: cst.Call) -> Optional[str]:
+    """``patch`` for ``mock.patch(...)`` and ``patch(...)``: the name a call calls, last part."""
     func = call.func
-    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+    return func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+
+
+def _patch_name(call: cst.Call) -> Optional[str]:
+    name = _called_name(call)
     return name if name in ("patch", "setattr", "object") else None
 
 
@@ -685,10 +689,7 @@ def _is_exception(node: cst.BaseExpression) -> bool:
 
 def _reads_parameters(function: cst.CSTNode, analysis) -> bool:
     """Does ``function`` read one of its parameters (``messages`` in its ``**kwargs``, say)?"""
-    params = function.params
-    every = [*params.posonly_params, *params.params, *params.kwonly_params]
-    every += [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
-    for param in every:
+    for param in parameters(function):
         binding = analysis.bindings.binding(param.name)
         if binding is None or binding.references:
             return True
@@ -708,7 +709,7 @@ def _is_answer(node: cst.CSTNode, analysis) -> bool:
     if isinstance(parent, cst.Element):
         return _is_answer(analysis.nodes.parents[parent], analysis)
     if isinstance(parent, (cst.Return, cst.Lambda)):
-        function = parent if isinstance(parent, cst.Lambda) else _enclosing_function(parent, analysis)
+        function = parent if isinstance(parent, cst.Lambda) else analysis.nodes.enclosing(parent, (cst.FunctionDef, cst.Lambda))
         if isinstance(function, cst.Lambda):
             return _is_answer(function, analysis)
         if function is None:
@@ -730,9 +731,3 @@ def _read_only_as_answers(binding, analysis) -> bool:
     reads = [reference.node for reference in binding.references]
     return bool(reads) and all(_is_answer(read, analysis) for read in reads)
 
-
-def _enclosing_function(node: cst.CSTNode, analysis) -> Optional[cst.FunctionDef]:
-    current = analysis.nodes.parents.get(node)
-    while current is not None and not isinstance(current, (cst.FunctionDef, cst.Lambda)):
-        current = analysis.nodes.parents.get(current)
-    return current if isinstance(current, cst.FunctionDef) else None
