@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 import re
 import warnings
+from functools import lru_cache
 from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
 from migrator.prefilter import CALL_SITE_TEXT, Needs, holds
@@ -70,6 +71,10 @@ def needs_libcst(source: bytes, needs: Needs) -> bool:
     # Latin-1 decodes any bytes, and keeps the ASCII the pattern spells where it was.
     if calls and CALL_SITE.search(source.decode("latin-1")):
         return True
+    # Most candidates hold neither a legacy attribute chain nor an import of a module a rule
+    # reads, which text alone can rule out: parsing them costs as much as a peer's whole search.
+    if not (calls and LEGACY_ATTRIBUTE.search(source)) and not any(_may_import(source, rule.imports) for rule in offered):
+        return False
     try:
         with warnings.catch_warnings():  # invalid escapes and the like: not this tool's to report
             warnings.simplefilter("ignore")
@@ -96,6 +101,25 @@ def needs_libcst(source: bytes, needs: Needs) -> bool:
         (not rule.imports or reaches(imported, rule.imports)) and all(_held(text, strings) for text in rule.in_strings)
         for rule in offered
     )
+
+
+# ``completions`` followed by an attribute: every legacy call's chain holds it, the parts
+# between being blanks, line continuations, comments and closing brackets.
+LEGACY_ATTRIBUTE = re.compile(rb"completions(?:[\s)\\]|#[^\r\n]*[\r\n])*\.")
+
+
+def _may_import(source: bytes, modules: Sequence[str]) -> bool:
+    """Could an import statement of ``source`` bind a name ``reaches`` counts for one of
+    ``modules``? True for a rule that reads no imports. Every such statement spells the
+    module's top name right after ``from``, or in the list after ``import``."""
+    return not modules or _import_pattern(tuple(sorted({module.split(".")[0] for module in modules}))).search(source) is not None
+
+
+@lru_cache(maxsize=None)
+def _import_pattern(names: Tuple[str, ...]) -> "re.Pattern[bytes]":
+    top = b"(?:" + b"|".join(re.escape(name.encode("ascii")) for name in names) + b")\\b"
+    blank = rb"[\s\\]"
+    return re.compile(rb"\bfrom" + blank + b"+" + top + rb"|\bimport" + blank + rb"+(?:[\w.]+(?:" + blank + rb"+as" + blank + rb"+\w+)?" + blank + rb"*," + blank + b"*)*" + top)
 
 
 def bound_by(statement: Union[ast.Import, ast.ImportFrom]) -> List[str]:

@@ -118,6 +118,9 @@ def test_candidates_without_what_any_rule_reads_are_not_parsed_with_libcst(sourc
         b"from openai.types import chat\n",
         b"import openai.types.responses\ndef f(c: openai.types.chat.ChatCompletion): pass\n",
         b"def f():\n    x = (c.chat).completions.with_raw_response.create()\n",
+        b"x = (client.chat\n    .completions  # the resource\n    ).create()\n",  # a call no text search finds
+        b"from \\\n    openai.types.chat import ChatCompletion\n",
+        b"import json as j, \\\n    openai\nprint(reply.choices[0])\n",
         b"def f(:\n    client.chat.completions.create()\n",  # Python cannot parse it: LibCST says why
         b'"""Wraps client.chat.completions.create(messages=...)."""\n',  # a call written in a docstring
         b"# before: client.beta.chat.completions.parse(...)\n",
