@@ -123,6 +123,7 @@ class Project:
         self._root = root.resolve() if root is not None else None
         self._cache = cache
         self._trees: Dict[Path, _Tree] = {}
+        self._roots: Dict[Path, Path] = {}  # by folder
         _package.cache_clear()  # what the folders hold as this run starts
         _marked_folder.cache_clear()
         # Set by the engine for a run: its files (resolved), which alone it may change; how it
@@ -184,10 +185,15 @@ class Project:
         return tree, tree.module(path)
 
     def _root_of(self, path: Path) -> Path:
-        root = self._root or project_root(path)
-        if _left_out(root, path):  # in a folder the project leaves out (hidden, say): its own
-            root = _module_of(path).base
-        return root
+        """The root of the project of the (resolved) ``path``: asked for every file of a run,
+        answered once per folder."""
+        folder = path.parent
+        if folder not in self._roots:
+            root = self._root or project_root(path)
+            if _left_out(root, path):  # in a folder the project leaves out (hidden, say): its own
+                root = _module_of(path).base
+            self._roots[folder] = root
+        return self._roots[folder]
 
     # -- results read across modules ---------------------------------------------------
 
@@ -195,10 +201,11 @@ class Project:
         """The functions the module at ``path`` imports from the other modules of its project
         that return what a legacy call returns, with whether that call migrates (its module's
         result, with what its project says). Only modules whose text holds such a call are read."""
-        tree = self._tree(self._root_of(path.resolve()))
-        if not tree.may_import_its_modules(path.resolve()):
+        path = path.resolve()
+        tree = self._tree(self._root_of(path))
+        if not tree.may_import_its_modules(path):
             return ()  # the project is not indexed for it: most modules import none of its own
-        module = tree.module(path.resolve())
+        module = tree.module(path)
         found = []
         for spelled, provider, function in tree.imported_origins(module):
             if provider.path == module.path or not tree.imports(provider.path).calls:
@@ -789,7 +796,7 @@ class _Imports:
     def saved(self) -> Dict[str, object]:
         """As JSON, for the cache."""
         return {
-            "statements": [[s.lineno, ast.unparse(s)] for s in self.statements],
+            "statements": [_saved_statement(s) for s in self.statements],
             "dynamic": sorted(self.dynamic) if self.dynamic is not None else None,
             "dynamic_line": self.dynamic_line,
             "calls": self.calls,
@@ -799,20 +806,37 @@ class _Imports:
     def loaded(cls, saved: object) -> Optional["_Imports"]:
         """What ``saved`` holds; None when it is not what ``saved()`` writes."""
         try:
-            statements = []
-            for line, code in saved["statements"]:  # type: ignore[index]
-                statement = ast.parse(code).body[0]
-                if not isinstance(statement, (ast.Import, ast.ImportFrom)) or not isinstance(line, int):
-                    return None
-                statement.lineno = line
-                statements.append(statement)
+            statements = [_loaded_statement(entry) for entry in saved["statements"]]  # type: ignore[index]
             dynamic = saved["dynamic"]  # type: ignore[index]
             calls = saved["calls"]  # type: ignore[index]
             if not isinstance(calls, bool):
                 return None
             return cls(statements, set(dynamic) if dynamic is not None else None, int(saved["dynamic_line"]), calls)  # type: ignore[index]
-        except (KeyError, TypeError, ValueError, SyntaxError, IndexError):
+        except (KeyError, TypeError, ValueError, IndexError):
             return None
+
+
+def _saved_statement(statement: ast.stmt) -> list:
+    """An import statement as JSON: its line, its module and level (for ``from``), and the
+    names it imports with their aliases."""
+    names = [[alias.name, alias.asname] for alias in statement.names]  # type: ignore[attr-defined]
+    if isinstance(statement, ast.ImportFrom):
+        return [statement.lineno, names, statement.module, statement.level]
+    return [statement.lineno, names]
+
+
+def _loaded_statement(entry: list) -> ast.stmt:
+    """What ``_saved_statement`` wrote, built again (a cached index is read at every run: no parsing)."""
+    line, names, *source = entry
+    if not isinstance(line, int) or not all(isinstance(name, str) and isinstance(alias, (str, type(None))) for name, alias in names):
+        raise ValueError("not an import statement")
+    aliases = [ast.alias(name=name, asname=alias) for name, alias in names]
+    if source:
+        module, level = source
+        if not isinstance(module, (str, type(None))) or not isinstance(level, int):
+            raise ValueError("not an import statement")
+        return ast.ImportFrom(module=module, names=aliases, level=level, lineno=line)
+    return ast.Import(names=aliases, lineno=line)
 
 
 DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")

@@ -3,6 +3,7 @@ fixtures/, what the project index answers, and the cache of results that depend 
 
 from __future__ import annotations
 
+import ast
 import json
 import shutil
 from pathlib import Path
@@ -416,6 +417,24 @@ def test_a_second_run_reads_the_imports_of_changed_modules_only(tmp_path, monkey
     assert run() == first and read == [LLM + "\n"]
     (tmp_path / "service.py").write_text("print('no longer imports it')\n")
     assert not any("other modules import" in line for line in run()) and len(read) == 1
+
+
+def test_the_remembered_imports_are_the_imports_read():
+    """The index keeps import statements as data, not code to parse again: loaded, each is
+    the statement the text holds, with its line."""
+    from migrator import project as project_module
+
+    text = (
+        "import os, json as j\n"
+        "from . import llm\n"
+        "from ..pkg.mod import (\n    a,\n    b as c,\n)\n"
+        "def f():\n    from openai import *\n"
+    )
+    read = project_module._Imports.of(text)
+    loaded = project_module._Imports.loaded(json.loads(json.dumps(read.saved())))
+    assert loaded is not None and len(read.statements) == 4
+    assert [(ast.dump(s), s.lineno) for s in loaded.statements] == [(ast.dump(s), s.lineno) for s in read.statements]
+    assert project_module._Imports.loaded({**read.saved(), "statements": [["import os", 1]]}) is None
 
 
 def test_a_folder_without_a_marker_is_read_as_python_would_import_from_it(tmp_path):
