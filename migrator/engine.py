@@ -197,7 +197,7 @@ def run(
 
     files = list(discover(paths, exclude))
     project = project or Project(cache=cache)
-    project.given = {Path(os.path.realpath(item)) for item in files if isinstance(item, Path)}
+    project.give(item for item in files if isinstance(item, Path))
     return Results(len(files), _results(files, options, jobs, cache, project))
 
 
@@ -304,6 +304,7 @@ class _Pipeline:
         """This pipeline, which ``project`` now asks for the results of other modules."""
         project.settle = self.settled
         project.transform = self.transformed
+        project.remembered = self.remembered
         return self
 
     def start(self, item: Union[Path, DiscoveryError]) -> Union[FileResult, _Transforming]:
@@ -352,6 +353,10 @@ class _Pipeline:
         except Exception:  # its own run reports why; what it returns is unknown
             return None
         return self._with_project(path, source, facts, first).result
+
+    def remembered(self, path: Path, source: bytes) -> Optional[SourceResult]:
+        """The cached result of ``source`` as a module on its own; None when there is none."""
+        return self.cache.get(path, source, ProjectFacts()) if self.cache else None
 
     def transformed(self, path: Path, source: bytes, results: Optional[Tuple[ImportedResult, ...]]) -> Optional[SourceResult]:
         """The result of ``source`` with what its project says, but for what the functions it

@@ -38,6 +38,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+import stat
 from collections import deque
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -71,6 +72,22 @@ def project_root(path: Path) -> Path:
     path = path.resolve()
     marked = _marked_folder(path.parent)
     return marked if marked is not None else _module_of(path).base
+
+
+def real_path(path: Path) -> Path:
+    """``path.resolve()``, asking the file system once for the file and once for its folder:
+    a run resolves every file it is given, and most share their folders."""
+    try:
+        if not stat.S_ISLNK(os.lstat(path).st_mode):
+            return _real_folder(str(path.parent)) / path.name
+    except OSError:
+        pass
+    return path.resolve()
+
+
+@lru_cache(maxsize=None)
+def _real_folder(folder: str) -> Path:
+    return Path(os.path.realpath(folder))
 
 
 @lru_cache(maxsize=None)
@@ -126,18 +143,28 @@ class Project:
         self._roots: Dict[Path, Path] = {}  # by folder
         _package.cache_clear()  # what the folders hold as this run starts
         _marked_folder.cache_clear()
+        _real_folder.cache_clear()
         # Set by the engine for a run: its files (resolved), which alone it may change; how it
         # migrates a file with what its project says (``settle``), and with what it says but
         # for what the functions it imports return (``transform``; None: a module on its own).
         self.given: Set[Path] = set()
+        self._real: Dict[Path, Path] = {}  # the files of the run as given, resolved
         self.settle: Optional[Callable[[Path], Optional[SourceResult]]] = None
         self.transform: Optional[Callable[[Path, bytes, Optional[Tuple[ImportedResult, ...]]], Optional[SourceResult]]] = None
         self._settled: Dict[Path, Optional[SourceResult]] = {}
         self._settling: Set[Path] = set()
         self._returned_alone: Dict[Path, List[list]] = {}
+        self._returning_nothing: Dict[Path, bool] = {}  # by project root
+        # Set by the engine: the cached result of a file as a module on its own, if any.
+        self.remembered: Optional[Callable[[Path, bytes], Optional[SourceResult]]] = None
         # What the files this run changes held as it read them: it may write them before it
         # is done, and they are read as they were.
         self._sources: Dict[Path, bytes] = {}
+
+    def give(self, files: Iterable[Path]) -> None:
+        """The files of the run, which alone it may change."""
+        self._real = {file: real_path(file) for file in files}
+        self.given = set(self._real.values())
 
     def remember(self, path: Path, source: bytes) -> None:
         """What the file at ``path`` holds as the run reads it, before the run writes it."""
@@ -145,7 +172,7 @@ class Project:
 
     def source(self, path: Path) -> bytes:
         """What the file at ``path`` held as the run read it."""
-        path = path.resolve()
+        path = real_path(path)
         return self._sources[path] if path in self._sources else _read_bytes(path)
 
     def facts(
@@ -201,9 +228,9 @@ class Project:
         """The functions the module at ``path`` imports from the other modules of its project
         that return what a legacy call returns, with whether that call migrates (its module's
         result, with what its project says). Only modules whose text holds such a call are read."""
-        path = path.resolve()
+        path = self._real.get(path) or real_path(path)
         tree = self._tree(self._root_of(path))
-        if not tree.may_import_its_modules(path):
+        if not tree.may_import_its_modules(path) or self._returns_nothing(tree):
             return ()  # the project is not indexed for it: most modules import none of its own
         module = tree.module(path)
         found = []
@@ -238,6 +265,28 @@ class Project:
         syntax = tree.syntax(provider.path)
         is_class = syntax is not None and any(isinstance(node, ast.ClassDef) and node.name == owner for node in syntax.body)
         return ImportedResult(f"{called}.{method}", kind, _keywords(keywords), place, code, migrated, method=method, instance=not is_class)
+
+    def _returns_nothing(self, tree: "_Tree") -> bool:
+        """Is it known, from this run or the cache, that no module of ``tree`` returns what a
+        legacy call returns? Then no module's imports need following, which costs a warm check
+        of a large project most of its time. False when a module is not known yet: finding out
+        would analyse it here, out of turn."""
+        if tree.root not in self._returning_nothing:
+            self._returning_nothing[tree.root] = self.remembered is not None and all(
+                calls is False or (calls is True and self._known_alone(path) == [])
+                for path in tree.modules
+                for calls in [tree.holds_calls(path)]
+            )
+        return self._returning_nothing[tree.root]
+
+    def _known_alone(self, path: Path) -> Optional[List[list]]:
+        """``_alone(path)`` when this run or the cache already knows it, else None."""
+        if path not in self._returned_alone:
+            result = self.remembered(path, self.source(path)) if self.remembered is not None else None
+            if result is None:
+                return None
+            self._returned_alone[path] = result.returned_results
+        return self._returned_alone[path]
 
     def _alone(self, path: Path) -> List[list]:
         """What ``SourceResult.returned_results`` holds for the module at ``path`` on its own."""
@@ -376,6 +425,18 @@ class _Tree:
             found.setdefault(module.name, []).append(module)
         return found
 
+    def holds_calls(self, path: Path) -> Optional[bool]:
+        """Does the module's text hold what reads as a legacy call, as this run or the index
+        has read it already? None when neither has."""
+        if path in self._imports:
+            return self._imports[path].calls
+        try:
+            remembered = self._index.get(path, os.stat(path)) if self._index is not None else None
+        except OSError:
+            return None
+        calls = remembered.get("calls") if isinstance(remembered, dict) else None
+        return calls if isinstance(calls, bool) else None
+
     def imports(self, path: Path) -> _Imports:
         if path not in self._imports:
             self._imports[path] = self._remembered_imports(path) or _Imports.of(self.text(path))
@@ -451,16 +512,10 @@ class _Tree:
         Answered without listing the project: the statement is relative, or the top name it
         imports is a module or folder in the project's folder, the importer's, or the one its
         top package is in."""
+        names = self.imports(path).top_names
+        if names is None:
+            return True
         folders = {self.root, path.parent, _module_of(path).base}
-        names = set()
-        for statement in self.imports(path).statements:
-            if isinstance(statement, ast.ImportFrom):
-                if statement.level:
-                    return True
-                imported = [statement.module or ""]
-            else:
-                imported = [alias.name for alias in statement.names]  # type: ignore[attr-defined]
-            names.update(name.split(".")[0] for name in imported)
         return any(self._holds(folder, name) for name in names for folder in folders)
 
     def _holds(self, folder: Path, name: str) -> bool:
@@ -756,7 +811,9 @@ STRING_WORDS = re.compile(r"[\"']([^\"'\n]*)[\"']")  # the text of a string lite
 class _Imports:
     """What one module imports, read from its text without parsing all of it."""
 
-    statements: List[ast.stmt]  # ``import`` and ``from ... import``, with the lines they start on
+    # ``import`` and ``from ... import``, as ``_saved_statement`` writes them: a warm run reads
+    # thousands, and most are only asked which top names they import.
+    entries: List[list]
     # When it imports modules by name at run time, what it may import: a name (``"pkg.mod"``),
     # a prefix (``"plugins."`` for ``f"plugins.{name}"``), or, for a name the tool cannot read,
     # each dotted name its strings spell, marked ``~`` (the module or its last part).
@@ -764,15 +821,34 @@ class _Imports:
     dynamic_line: int  # where it first does
     calls: bool = False  # its text holds what reads as a legacy call (``CALL_SITE``)
 
+    @cached_property
+    def statements(self) -> List[ast.stmt]:
+        """The statements, with the lines they start on."""
+        return [_loaded_statement(entry) for entry in self.entries]
+
+    @cached_property
+    def top_names(self) -> Optional[Set[str]]:
+        """The top names of the modules its statements import; None when one is relative."""
+        names = set()
+        for _, aliases, *source in self.entries:
+            if not source:
+                names.update(name.split(".")[0] for name, _ in aliases)
+                continue
+            module, level = source
+            if level:
+                return None
+            names.add((module or "").split(".")[0])
+        return names
+
     @classmethod
     def of(cls, text: str) -> "_Imports":
-        statements = []
+        entries = []
         for match in IMPORT_STATEMENT.finditer(text):
             syntax = _parsed(match.group().strip().encode())
             if syntax is not None and len(syntax.body) == 1 and isinstance(syntax.body[0], (ast.Import, ast.ImportFrom)):
                 statement = syntax.body[0]
                 statement.lineno = 1 + text.count("\n", 0, match.start())
-                statements.append(statement)
+                entries.append(_saved_statement(statement))
         found = DYNAMIC_IMPORT.search(text)
         syntax = _parsed(text.encode()) if found is not None else None
         calls = [node for node in ast.walk(syntax) if _is_dynamic_import(node)] if syntax is not None else []
@@ -780,7 +856,7 @@ class _Imports:
             calls = [None]  # a module Python cannot parse: what it imports is unknown
         holds_calls = CALL_SITE.search(text) is not None
         if not calls:
-            return cls(statements, None, 0, holds_calls)
+            return cls(entries, None, 0, holds_calls)
         dynamic: Set[str] = set()
         for call in calls:
             argument = call.args[0] if call is not None and call.args else None
@@ -791,12 +867,12 @@ class _Imports:
             else:
                 dynamic.update("~" + literal for literal in STRING_WORDS.findall(text) if DOTTED.fullmatch(literal))
         line = calls[0].lineno if calls[0] is not None else 1 + text.count("\n", 0, found.start())
-        return cls(statements, dynamic, line, holds_calls)
+        return cls(entries, dynamic, line, holds_calls)
 
     def saved(self) -> Dict[str, object]:
         """As JSON, for the cache."""
         return {
-            "statements": [_saved_statement(s) for s in self.statements],
+            "statements": self.entries,
             "dynamic": sorted(self.dynamic) if self.dynamic is not None else None,
             "dynamic_line": self.dynamic_line,
             "calls": self.calls,
@@ -806,35 +882,37 @@ class _Imports:
     def loaded(cls, saved: object) -> Optional["_Imports"]:
         """What ``saved`` holds; None when it is not what ``saved()`` writes."""
         try:
-            statements = [_loaded_statement(entry) for entry in saved["statements"]]  # type: ignore[index]
+            entries = saved["statements"]  # type: ignore[index]
             dynamic = saved["dynamic"]  # type: ignore[index]
             calls = saved["calls"]  # type: ignore[index]
-            if not isinstance(calls, bool):
+            if not isinstance(calls, bool) or not isinstance(entries, list) or not all(map(_is_saved_statement, entries)):
                 return None
-            return cls(statements, set(dynamic) if dynamic is not None else None, int(saved["dynamic_line"]), calls)  # type: ignore[index]
-        except (KeyError, TypeError, ValueError, IndexError):
+            return cls(entries, set(dynamic) if dynamic is not None else None, int(saved["dynamic_line"]), calls)  # type: ignore[index]
+        except (KeyError, TypeError, ValueError):
             return None
 
 
 def _saved_statement(statement: ast.stmt) -> list:
-    """An import statement as JSON: its line, its module and level (for ``from``), and the
-    names it imports with their aliases."""
+    """An import statement as JSON: its line, the names it imports with their aliases, and
+    (for ``from``) its module and level."""
     names = [[alias.name, alias.asname] for alias in statement.names]  # type: ignore[attr-defined]
     if isinstance(statement, ast.ImportFrom):
         return [statement.lineno, names, statement.module, statement.level]
     return [statement.lineno, names]
 
 
+def _is_saved_statement(entry: object) -> bool:
+    """Is ``entry`` shaped as ``_saved_statement`` writes? (The index is this tool's own
+    file, written whole: its shape, not every field, is checked.)"""
+    return isinstance(entry, list) and len(entry) in (2, 4) and isinstance(entry[0], int) and isinstance(entry[1], list)
+
+
 def _loaded_statement(entry: list) -> ast.stmt:
-    """What ``_saved_statement`` wrote, built again (a cached index is read at every run: no parsing)."""
+    """What ``_saved_statement`` wrote, built again."""
     line, names, *source = entry
-    if not isinstance(line, int) or not all(isinstance(name, str) and isinstance(alias, (str, type(None))) for name, alias in names):
-        raise ValueError("not an import statement")
     aliases = [ast.alias(name=name, asname=alias) for name, alias in names]
     if source:
         module, level = source
-        if not isinstance(module, (str, type(None))) or not isinstance(level, int):
-            raise ValueError("not an import statement")
         return ast.ImportFrom(module=module, names=aliases, level=level, lineno=line)
     return ast.Import(names=aliases, lineno=line)
 

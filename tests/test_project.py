@@ -419,6 +419,34 @@ def test_a_second_run_reads_the_imports_of_changed_modules_only(tmp_path, monkey
     assert not any("other modules import" in line for line in run()) and len(read) == 1
 
 
+def test_a_warm_run_follows_no_imports_while_no_module_returns_a_result(tmp_path, monkeypatch):
+    """Following every module's imports costs a warm check of a large project most of its
+    time. While the cache knows that no module returns a legacy call's result, no import is
+    followed; once one does, the importer's reads migrate with it again."""
+    import migrator.cache as cache_module
+    from migrator import project as project_module
+
+    monkeypatch.setattr(cache_module, "RACY_SECONDS", 0)  # the files here were all written just now
+    printing = LLM.replace("    return client", "    print(client").replace("}])\n", "}]).choices[0].message.content)\n")
+    _write(tmp_path, {"llm.py": printing, "service.py": "from llm import complete\nprint(complete('x'))\n"})
+    followed = []
+    original = project_module._Tree.imported_origins
+    monkeypatch.setattr(project_module._Tree, "imported_origins", lambda tree, module: followed.append(module.path.name) or original(tree, module))
+
+    def run() -> List[FileResult]:
+        followed.clear()
+        cache = Cache(tmp_path / ".cache", Options())
+        return list(engine.run([tmp_path], Options(), jobs=1, cache=cache, project=Project(root=tmp_path, cache=cache)))
+
+    first = run()
+    assert all(result.error is None for result in first)
+    assert run() == first and not followed
+    (tmp_path / "llm.py").write_text(LLM)
+    (tmp_path / "service.py").write_text("from llm import complete\nprint(complete('x').choices[0].message.content)\n")
+    changed = {result.path.name: result for result in run()}
+    assert followed and "output_text" in changed["service.py"].result.output.decode()
+
+
 def test_the_remembered_imports_are_the_imports_read():
     """The index keeps import statements as data, not code to parse again: loaded, each is
     the statement the text holds, with its line."""
