@@ -14,8 +14,10 @@ first parsed with ``ast`` and passed on only if it holds what the engine offers 
   text it reads them for (``Rule.needs_in_strings``).
 
 These are the engine's own gates (``ModuleAnalysis.call_sites`` and ``planner.offers``), so a
-file screened out is one LibCST would find nothing in. A file ``ast`` cannot parse goes to
-LibCST, which reports why.
+file screened out is one LibCST would find nothing in. Most candidates are ruled out by their
+text alone, holding neither a ``completions`` attribute nor an import of a module a rule reads,
+and are not parsed at all, as a file that is not a candidate is not; a file that may hold one
+and that ``ast`` cannot parse goes to LibCST, which reports why.
 
 This module does not import LibCST: a run whose candidates are all screened out never does.
 """

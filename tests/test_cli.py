@@ -358,7 +358,7 @@ def test_diff_stdin_heads_the_patch_with_dash(fake: FakeEngine) -> None:
 
 def test_stdin_that_does_not_parse_is_an_error_and_prints_no_source(monkeypatch) -> None:
     monkeypatch.setattr(engine, "run", lambda *args: pytest.fail("walked files"))
-    result = invoke("apply", "-", stdin=b"x = (\n")  # the real transform_source
+    result = invoke("apply", "-", stdin=b"x = client.chat.completions.create(\n")  # the real transform_source
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr.startswith("-: error: cannot parse")
