@@ -163,6 +163,9 @@ def _is_http_call(call: cst.Call, analysis) -> bool:
 
 
 def _from_http_library(node: cst.CSTNode, analysis) -> bool:
+    imported = analysis.imports.names_imported_from(RULE.needs_imports)
+    if imported is not None and isinstance(node, (cst.Name, cst.Attribute)) and _root_name(node) not in imported:
+        return False  # a name or attribute is qualified through its first name: spares resolving scopes
     return any(name.split(".")[0] in RULE.needs_imports for name in analysis.imports.qualified(node, imported_only=True))
 
 

@@ -306,7 +306,9 @@ def _mocked_route(call: cst.Call) -> Optional[str]:
 def _faked_transport(call: cst.Call, analysis) -> Optional[str]:
     """What to answer instead, when ``call`` is ``httpx.MockTransport(handler)`` and the handler
     (a function of the module, or a lambda) spells the endpoint: it answers Chat Completions."""
-    if "httpx.MockTransport" not in analysis.imports.qualified(call.func) or not call.args:
+    # Every spelling of the class holds its name: the module's text is tested before the name
+    # of each of its calls is resolved.
+    if b"MockTransport" not in analysis.source or "httpx.MockTransport" not in analysis.imports.qualified(call.func) or not call.args:
         return None
     handler = call.args[0].value
     bodies = [handler] if isinstance(handler, cst.Lambda) else analysis.bindings.bound_values(handler)

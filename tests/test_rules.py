@@ -94,3 +94,30 @@ def test_modules_of_an_sdk_importing_httpx_are_not_read_for_mocks():
     source = b"import httpx\n\n\nclass Completions:\n    def __init__(self, client: httpx.Client) -> None:\n        self.client = client\n"
     needs = needed_texts()
     assert not (is_candidate(source, needs) and needs_libcst(source, needs))
+
+
+@pytest.mark.parametrize(
+    "source, rule",
+    [
+        pytest.param(
+            "from openai import AzureOpenAI as Client\nc = Client(api_version='2023-05-15', azure_endpoint='https://x.openai.azure.com')\n",
+            "azure_api_version", id="azure-class-under-another-name",
+        ),
+        pytest.param(
+            "import openai as oa\nc = oa.AzureOpenAI(api_version='2023-05-15', azure_endpoint='https://x.openai.azure.com')\n",
+            "azure_api_version", id="azure-class-through-a-module-alias",
+        ),
+        pytest.param(
+            "import httpx as web\nweb.post('https://api.openai.com/v1/chat/completions', json={})\n",
+            "hand_written_http", id="http-library-under-another-name",
+        ),
+        pytest.param(
+            "from httpx import MockTransport as Fake\nimport pytest\n"
+            "transport = Fake(lambda request: httpx.Response(200, json={'url': '/v1/chat/completions'}))\n",
+            "mocked_chat_completions", id="mock-transport-under-another-name",
+        ),
+    ],
+)
+def test_names_bound_under_another_name_are_resolved_past_the_text_tests(source, rule):
+    """The rules test a call's code before resolving its name: an alias must still get through."""
+    assert rule in {finding.rule for finding in transform_source(source.encode()).findings}
