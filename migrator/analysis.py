@@ -27,7 +27,7 @@ from migrator.semantic.dicts import BuiltDict, KeyWrite, UnseenDict, unpacked_di
 from migrator.semantic.flow import ValueFlow
 from migrator.semantic.imports import Imports
 from migrator.semantic.nodes import Nodes
-from migrator.shapes import STRING_NODES
+from migrator.shapes import STRING_NODES, chain_root
 
 # Where the SDK keeps the Chat Completions types, and the Chat-only shapes it keeps elsewhere
 # (the nested json_schema response format).
@@ -316,6 +316,21 @@ class ModuleAnalysis:
             if qualified.startswith(prefixes) or any(prefix.startswith(qualified + ".") for prefix in prefixes)
         }
         return not names.isdisjoint(IDENTIFIER.findall(self.module.code_for_node(node)))
+
+    def calls_names_from(self, packages: Sequence[str]) -> bool:
+        """Does the module call, or annotate a parameter with, a name an import of one of
+        ``packages`` binds (``requests.post(...)``, ``httpx.AsyncClient()``, ``s: requests.Session``)?
+        True when one imports ``*``, which binds names the module does not spell."""
+        imported = self.imports.names_imported_from(packages)
+        if imported is None:
+            return True
+        calls = (chain_root(call.func) for call in self.nodes.nodes_of(cst.Call))
+        annotated = (
+            chain_root(param.annotation.annotation)
+            for param in self.nodes.nodes_of(cst.Param)
+            if param.annotation is not None and isinstance(param.annotation.annotation, (cst.Name, cst.Attribute))
+        )
+        return any(name in imported for name in (*calls, *annotated))
 
     def call_sites(self) -> List[CallSite]:
         sites = []

@@ -251,6 +251,7 @@ def offers(rule: Rule, analysis: ModuleAnalysis) -> bool:
         holds(analysis.source, ModuleNeeds.declared(rule.needs, rule.needs_imports, rule.needs_in_strings))
         and (not rule.needs_imports or analysis.imports.imports_reach(rule.needs_imports))
         and all(analysis.nodes.strings_hold(text) for text in rule.needs_in_strings)
+        and (not rule.needs_calls_from or analysis.calls_names_from(rule.needs_calls_from))
     )
 
 

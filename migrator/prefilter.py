@@ -45,6 +45,7 @@ class Declaration(
             "reads_modules",  # it has an `@RULE.module` hook, offered modules without any call site
             "needs_imports",  # that hook is offered only modules importing one of these modules
             "needs_in_strings",  # that hook is offered only modules with each of these in a string literal
+            "needs_calls_from",  # that hook is offered only modules calling a name these modules' imports bind
         ],
     )
 ):
@@ -72,6 +73,7 @@ def declarations() -> Dict[str, Declaration]:
                 MODULE_HOOK in text,
                 _strings(arguments.get("needs_imports", "()"), text, path),
                 _strings(arguments.get("needs_in_strings", "()"), text, path),
+                _strings(arguments.get("needs_calls_from", "()"), text, path),
             )
     return found
 
@@ -126,6 +128,7 @@ class ModuleNeeds(
             "texts",  # one of the rule's needs (bytes)
             "imports",  # an import reaching one of these modules (`migrator.screen.reaches`), if any
             "in_strings",  # each of these (bytes) in the source and, in any case, in a string literal in code
+            "calls_from",  # a call of a name an import of one of these modules binds, if any
         ],
     )
 ):
@@ -134,9 +137,11 @@ class ModuleNeeds(
     __slots__ = ()
 
     @classmethod
-    def declared(cls, needs: Tuple[str, ...], imports: Tuple[str, ...], in_strings: Tuple[str, ...]) -> "ModuleNeeds":
-        """From a rule's ``needs``, ``needs_imports`` and ``needs_in_strings``."""
-        return cls(_ascii(needs), imports, _ascii(in_strings))
+    def declared(
+        cls, needs: Tuple[str, ...], imports: Tuple[str, ...], in_strings: Tuple[str, ...], calls_from: Tuple[str, ...] = ()
+    ) -> "ModuleNeeds":
+        """From a rule's ``needs``, ``needs_imports``, ``needs_in_strings`` and ``needs_calls_from``."""
+        return cls(_ascii(needs), imports, _ascii(in_strings), calls_from)
 
 
 class Needs(
@@ -163,7 +168,7 @@ def needed_texts(selected: Optional[FrozenSet[str]] = None, ignored: FrozenSet[s
     ]
     at_call_sites = {text.encode("ascii") for d in enabled if not d.reads_modules for text in d.needs}
     module_rules = {
-        ModuleNeeds.declared(d.needs, d.needs_imports, d.needs_in_strings)
+        ModuleNeeds.declared(d.needs, d.needs_imports, d.needs_in_strings, d.needs_calls_from)
         for d in enabled
         if d.reads_modules
     }

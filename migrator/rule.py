@@ -189,6 +189,10 @@ class Rule:
     # and each of these texts in the source and, in any case, in a string literal in code (not
     # a docstring), for a hook that reports only strings or what they are passed to.
     needs_in_strings: Tuple[str, ...] = ()
+    # and a call of (or a parameter annotated with) a name an import of one of these modules
+    # binds (``requests.post``, ``httpx.AsyncClient()``), for a hook that reports what such
+    # calls are given.
+    needs_calls_from: Tuple[str, ...] = ()
     examples: Sequence[Example] = ()
     # Filled in by the registry from the module: its name and docstring.
     id: str = ""

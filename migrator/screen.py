@@ -28,7 +28,7 @@ import ast
 import re
 import warnings
 from functools import lru_cache
-from typing import Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 from migrator.prefilter import CALL_SITE_TEXT, Needs, holds
 
@@ -84,7 +84,10 @@ def needs_libcst(source: bytes, needs: Needs) -> bool:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return True  # LibCST says what is wrong with it, or reads what Python's parser cannot
     read_strings = any(rule.in_strings for rule in offered)
+    read_calls = any(rule.calls_from for rule in offered)
     imported: List[str] = []
+    statements_importing: List[Union[ast.Import, ast.ImportFrom]] = []
+    roots: Set[Optional[str]] = set()  # the names calls, and parameters' annotations, start from
     strings: List[str] = []  # string literals in code, in lower case
     statements = set()  # the ids of strings that are statements (docstrings): not code
     for node in ast.walk(tree):  # breadth first: a statement comes before its string
@@ -92,6 +95,11 @@ def needs_libcst(source: bytes, needs: Needs) -> bool:
             return True
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             imported.extend(bound_by(node))
+            statements_importing.append(node)
+        elif read_calls and isinstance(node, ast.Call):
+            roots.add(_chain_root(node.func))
+        elif read_calls and isinstance(node, ast.arg) and isinstance(node.annotation, (ast.Name, ast.Attribute)):
+            roots.add(_chain_root(node.annotation))
         elif not read_strings:
             continue
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
@@ -100,7 +108,9 @@ def needs_libcst(source: bytes, needs: Needs) -> bool:
             value = node.value.decode("latin-1") if isinstance(node.value, bytes) else node.value
             strings.append(value.lower())
     return any(
-        (not rule.imports or reaches(imported, rule.imports)) and all(_held(text, strings) for text in rule.in_strings)
+        (not rule.imports or reaches(imported, rule.imports))
+        and all(_held(text, strings) for text in rule.in_strings)
+        and (not rule.calls_from or _calls_names_from(statements_importing, rule.calls_from, roots))
         for rule in offered
     )
 
@@ -146,6 +156,27 @@ def reaches(imported: Iterable[str], modules: Sequence[str]) -> bool:
         for name in imported
         for module in modules
     )
+
+
+def _calls_names_from(statements: Sequence[Union[ast.Import, ast.ImportFrom]], packages: Sequence[str], roots: Set[Optional[str]]) -> bool:
+    """Do ``roots`` hold a name an import of one of ``packages`` binds, or does one import
+    ``*``? What ``ModuleAnalysis.calls_names_from`` answers from LibCST's tree."""
+    names = set()
+    for statement in statements:
+        if isinstance(statement, ast.Import):
+            names.update(alias.asname or alias.name.split(".")[0] for alias in statement.names if alias.name.split(".")[0] in packages)
+        elif not statement.level and (statement.module or "").split(".")[0] in packages:
+            if any(alias.name == "*" for alias in statement.names):
+                return True
+            names.update(alias.asname or alias.name for alias in statement.names)
+    return not names.isdisjoint(roots)
+
+
+def _chain_root(node: ast.expr) -> Optional[str]:
+    """``shapes.chain_root`` for Python's own tree."""
+    while isinstance(node, (ast.Attribute, ast.Call, ast.Subscript)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else None
 
 
 def _held(text: bytes, strings: Sequence[str]) -> bool:

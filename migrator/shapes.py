@@ -136,6 +136,14 @@ def parameters(function: Union[cst.FunctionDef, cst.Lambda]) -> List[cst.Param]:
     return every + [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
 
 
+def chain_root(node: cst.BaseExpression) -> Optional[str]:
+    """The name an expression starts from, through attributes, calls and subscripts: ``httpx``
+    for ``httpx.AsyncClient().post``. ``migrator.screen`` reads Python's own tree the same way."""
+    while isinstance(node, (cst.Attribute, cst.Call, cst.Subscript)):
+        node = node.func if isinstance(node, cst.Call) else node.value
+    return node.value if isinstance(node, cst.Name) else None
+
+
 def is_name(node: cst.CSTNode, *names: str) -> bool:
     """Is ``node`` the bare name ``names[0]`` (or another of ``names``)?"""
     return isinstance(node, cst.Name) and node.value in names

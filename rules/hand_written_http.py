@@ -38,13 +38,13 @@ Manual: the tool only reports. Only string literals in code count (not comments 
 docstrings), and only when they reach a call of one of these libraries.
 """
 
-from typing import Iterator, List, Optional, Set
+from typing import Iterator, List, Set
 
 import libcst as cst
 
 from migrator.model import FixSafety
 from migrator.rule import Example, Report, Rule
-from migrator.shapes import one_line, string_text
+from migrator.shapes import chain_root, one_line, string_text
 
 ENDPOINT = "chat/completions"
 # Methods of the libraries' sessions and clients that take a URL.
@@ -57,6 +57,7 @@ RULE = Rule(
     # The HTTP libraries: what it reports is a call qualified through an import of one.
     needs_imports=("requests", "httpx", "aiohttp"),
     needs_in_strings=(ENDPOINT,),
+    needs_calls_from=("requests", "httpx", "aiohttp"),
     examples=[
         Example(
             before=(
@@ -90,8 +91,6 @@ RULE = Rule(
 
 @RULE.module
 def requests_by_hand(analysis) -> List[Report]:
-    if not _may_call_http(analysis):
-        return []  # spares resolving the names a URL is assigned to
     reports: List[Report] = []
     reported: Set[cst.Call] = set()
     for string in analysis.nodes.code_strings:
@@ -123,30 +122,6 @@ def _calls_taking(node: cst.CSTNode, analysis, seen: Set[cst.CSTNode]) -> Iterat
                     yield from _calls_taking(read, analysis, seen)
 
 
-def _may_call_http(analysis) -> bool:
-    """Could a call of the module be one `_is_http_call` accepts? Each is, or calls a method of
-    what is made by, a call of a name an HTTP library's import binds (``requests.post``,
-    ``httpx.AsyncClient()``), or of a parameter annotated with one: without such a call or
-    annotation, none is, and no name needs resolving."""
-    imported = analysis.imports.names_imported_from(RULE.needs_imports)
-    if imported is None:
-        return True
-    calls = (_root_name(call.func) for call in analysis.nodes.nodes_of(cst.Call))
-    annotated = (
-        _root_name(param.annotation.annotation)
-        for param in analysis.nodes.nodes_of(cst.Param)
-        if param.annotation is not None and isinstance(param.annotation.annotation, (cst.Name, cst.Attribute))
-    )
-    return any(name in imported for name in (*calls, *annotated))
-
-
-def _root_name(node: cst.BaseExpression) -> Optional[str]:
-    """The name an expression starts from: ``httpx`` for ``httpx.AsyncClient().post``."""
-    while isinstance(node, (cst.Attribute, cst.Call, cst.Subscript)):
-        node = node.func if isinstance(node, cst.Call) else node.value
-    return node.value if isinstance(node, cst.Name) else None
-
-
 def _is_http_call(call: cst.Call, analysis) -> bool:
     if _from_http_library(call.func, analysis):
         return True
@@ -164,7 +139,7 @@ def _is_http_call(call: cst.Call, analysis) -> bool:
 
 def _from_http_library(node: cst.CSTNode, analysis) -> bool:
     imported = analysis.imports.names_imported_from(RULE.needs_imports)
-    if imported is not None and isinstance(node, (cst.Name, cst.Attribute)) and _root_name(node) not in imported:
+    if imported is not None and isinstance(node, (cst.Name, cst.Attribute)) and chain_root(node) not in imported:
         return False  # a name or attribute is qualified through its first name: spares resolving scopes
     return any(name.split(".")[0] in RULE.needs_imports for name in analysis.imports.qualified(node, imported_only=True))
 
