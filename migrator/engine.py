@@ -55,7 +55,8 @@ def transform_source(source: bytes, options: Options = Options(), facts: Project
 
     Raises SourceError for a source Python would refuse before parsing it (null bytes, a bad
     encoding, brackets nested too deep), libcst.ParserSyntaxError for code that does not parse
-    (unless its text holds nothing a rule reads: then nothing parses it), and RewriteError when the migrated code fails the checks it must pass to be written.
+    (unless its text holds nothing a rule reads: then nothing parses it), and RewriteError
+    when the migrated code fails the checks it must pass to be written.
     """
     decode_source(source)
     _refuse_deep_nesting(source)

@@ -168,7 +168,7 @@ class Project:
 
     def remember(self, path: Path, source: bytes) -> None:
         """What the file at ``path`` holds as the run reads it, before the run writes it."""
-        self._sources.setdefault(path.resolve(), source)
+        self._sources.setdefault(real_path(path), source)
 
     def source(self, path: Path) -> bytes:
         """What the file at ``path`` held as the run read it."""
@@ -273,11 +273,13 @@ class Project:
         would analyse it here, out of turn."""
         if tree.root not in self._returning_nothing:
             self._returning_nothing[tree.root] = self.remembered is not None and all(
-                calls is False or (calls is True and self._known_alone(path) == [])
-                for path in tree.modules
-                for calls in [tree.holds_calls(path)]
+                self._known_to_return_nothing(tree, path) for path in tree.modules
             )
         return self._returning_nothing[tree.root]
+
+    def _known_to_return_nothing(self, tree: "_Tree", path: Path) -> bool:
+        calls = tree.holds_calls(path)
+        return calls is False or (calls is True and self._known_alone(path) == [])
 
     def _known_alone(self, path: Path) -> Optional[List[list]]:
         """``_alone(path)`` when this run or the cache already knows it, else None."""
@@ -428,34 +430,34 @@ class _Tree:
     def holds_calls(self, path: Path) -> Optional[bool]:
         """Does the module's text hold what reads as a legacy call, as this run or the index
         has read it already? None when neither has."""
-        if path in self._imports:
-            return self._imports[path].calls
+        if path not in self._imports:
+            indexed = self._indexed_imports(path)
+            if indexed is None:
+                return None
+            self._imports[path] = indexed
+        return self._imports[path].calls
+
+    def imports(self, path: Path) -> _Imports:
+        if path not in self._imports:
+            self._imports[path] = self._indexed_imports(path) or self._read_imports(path)
+        return self._imports[path]
+
+    def _indexed_imports(self, path: Path) -> Optional[_Imports]:
+        """What an earlier run read of the imports of ``path``, while it has not changed."""
         try:
             remembered = self._index.get(path, os.stat(path)) if self._index is not None else None
         except OSError:
             return None
-        calls = remembered.get("calls") if isinstance(remembered, dict) else None
-        return calls if isinstance(calls, bool) else None
+        return _Imports.loaded(remembered) if remembered is not None else None
 
-    def imports(self, path: Path) -> _Imports:
-        if path not in self._imports:
-            self._imports[path] = self._remembered_imports(path) or _Imports.of(self.text(path))
-        return self._imports[path]
-
-    def _remembered_imports(self, path: Path) -> Optional[_Imports]:
-        """What an earlier run read of the imports of ``path``, while it has not changed; what
-        this run reads is remembered for the next."""
-        if self._index is None:
-            return None
+    def _read_imports(self, path: Path) -> _Imports:
+        """The imports of ``path``, read from its text and remembered for the next run."""
+        imports = _Imports.of(self.text(path))
         try:
-            status = os.stat(path)
+            if self._index is not None:
+                self._index.put(path, os.stat(path), imports.saved())
         except OSError:
-            return None
-        remembered = self._index.get(path, status)
-        imports = _Imports.loaded(remembered) if remembered is not None else None
-        if imports is None:
-            imports = _Imports.of(self.text(path))
-            self._index.put(path, status, imports.saved())
+            pass
         return imports
 
     def text(self, path: Path) -> str:

@@ -190,8 +190,10 @@ TEST_LIBRARIES = tuple(module for module in RULE.needs_imports if module != "ope
 @RULE.module
 def mocks(analysis) -> List[Report]:
     reports = []
+    # Every spelling of the class holds its name: the text is tested once, not each call's name resolved.
+    transports = b"MockTransport" in analysis.source
     for call in analysis.nodes.nodes_of(cst.Call):
-        replacement = _mocked_method(call, analysis) or _mocked_route(call) or _faked_transport(call, analysis)
+        replacement = _mocked_method(call, analysis) or _mocked_route(call) or (_faked_transport(call, analysis) if transports else None)
         if replacement is not None:
             reports.append(Report(
                 call,
@@ -306,9 +308,7 @@ def _mocked_route(call: cst.Call) -> Optional[str]:
 def _faked_transport(call: cst.Call, analysis) -> Optional[str]:
     """What to answer instead, when ``call`` is ``httpx.MockTransport(handler)`` and the handler
     (a function of the module, or a lambda) spells the endpoint: it answers Chat Completions."""
-    # Every spelling of the class holds its name: the module's text is tested before the name
-    # of each of its calls is resolved.
-    if b"MockTransport" not in analysis.source or "httpx.MockTransport" not in analysis.imports.qualified(call.func) or not call.args:
+    if "httpx.MockTransport" not in analysis.imports.qualified(call.func) or not call.args:
         return None
     handler = call.args[0].value
     bodies = [handler] if isinstance(handler, cst.Lambda) else analysis.bindings.bound_values(handler)
