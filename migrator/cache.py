@@ -15,7 +15,9 @@ skips such a file without reading it while its status is unchanged. Only files l
 well before the run that records them are remembered, so that a write within a file system's
 timestamp granularity of a read is never missed. What each module of a project imports
 (``migrator.project`` reads it when a file's result depends on other modules) is remembered the
-same way, by project, so that checking one file reads again only the modules that changed.
+same way, by project, so that checking one file reads again only the modules that changed; and
+what a run found each of its files imports (`ProjectRecord`), with the status of every folder
+and file that was read from, so that a run on the same unchanged files reads no project at all.
 
 Where: `$MIGRATOR_CACHE_DIR` if set; else `.migrator_cache/` in the project root (the nearest
 folder up from the current directory with a `pyproject.toml` or `.git`, else the current
@@ -37,10 +39,10 @@ import time
 import typing
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 import migrator
-from migrator.model import Finding, Options, ProjectFacts, SourceResult
+from migrator.model import Finding, ImportedResult, Options, ProjectFacts, SourceResult
 from migrator.registry import rules_folder
 
 FORMAT = 2  # the entry format; entries of another format are never read
@@ -69,6 +71,7 @@ class Cache:
         self._idle: Optional[Dict[str, List[int]]] = None  # by path, loaded on first use
         self._idle_changed = False
         self._import_indexes: Dict[Path, ImportIndex] = {}  # by project root, opened on first use
+        self._project_records: List[ProjectRecord] = []
 
     # -- files with nothing to report, by status ------------------------------------------
 
@@ -93,6 +96,8 @@ class Cache:
             self._idle_changed = False
         for index in self._import_indexes.values():
             index.save(self._write)
+        for record in self._project_records:
+            record.save(self._write)
 
     def import_index(self, root: Path) -> "ImportIndex":
         """What the modules of the project at ``root`` import, as earlier runs read it."""
@@ -100,6 +105,13 @@ class Cache:
             digest = hashlib.sha256(f"{code_digest(code_folders())}\0{root}".encode()).hexdigest()
             self._import_indexes[root] = ImportIndex(self.directory / f"v{FORMAT}" / "imports" / f"{digest}.json", self._started)
         return self._import_indexes[root]
+
+    def project_record(self, run: str) -> "ProjectRecord":
+        """What the projects of the last run with this configuration, in this directory, answered
+        for its files, if it was a run on the same files (``run`` hashes them)."""
+        record = ProjectRecord(self._per_configuration("projects"), run, self._started)
+        self._project_records.append(record)
+        return record
 
     def _idle_files(self) -> Dict[str, List[int]]:
         if self._idle is None:
@@ -113,9 +125,13 @@ class Cache:
         return self._idle
 
     def _idle_index(self) -> Path:
-        """One per configuration and current directory (paths are recorded as the run names them)."""
+        return self._per_configuration("idle")
+
+    def _per_configuration(self, kind: str) -> Path:
+        """A file of ``kind``, one per configuration and current directory (paths are recorded
+        as the run names them)."""
         digest = hashlib.sha256(f"{configuration_digest(self.options)}\0{os.getcwd()}".encode()).hexdigest()
-        return self.directory / f"v{FORMAT}" / "idle" / f"{digest}.json"
+        return self.directory / f"v{FORMAT}" / kind / f"{digest}.json"
 
     # -- results, by content -----------------------------------------------------------
 
@@ -238,6 +254,75 @@ class ImportIndex:
             except (OSError, ValueError):
                 self._entries = {}  # missing or corrupt: as good as empty
         return self._entries
+
+
+class ProjectRecord:
+    """What a run's projects answered for its files (what the functions each file imports
+    return), with the status of every folder and file those answers were read from: a folder's
+    status changes when a file or folder in it is added, removed or renamed, a file's when it is
+    written. A later run on the same files takes the answers while none of those has changed, and
+    so neither lists a project nor reads an import, which costs a warm check most of its time."""
+
+    def __init__(self, path: Path, run: str, started: int) -> None:
+        self.path = path
+        self.run = run
+        self._started = started
+        self._inputs: Dict[str, Optional[List[int]]] = {}  # of the answers loaded, which still hold
+        self._new: Optional[Dict[str, Any]] = None
+
+    def answers(self) -> Dict[str, Tuple[ImportedResult, ...]]:
+        """The answers, by the path asked; none unless every folder and file they were read from
+        is as it was."""
+        try:
+            loaded = json.loads(self.path.read_bytes())
+            if loaded["run"] != self.run or not all(_status_of(path) == status for path, status in loaded["inputs"].items()):
+                return {}
+            answers = _decoded_answers(loaded["answers"])
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            return {}  # missing, corrupt, or from another format: as good as missing
+        self._inputs = loaded["inputs"]
+        return answers
+
+    def put(self, answers: Dict[str, Tuple[ImportedResult, ...]], inputs: Iterable[Path]) -> None:
+        """Record ``answers``, read from ``inputs`` (and from those of the answers loaded); not
+        when one of them changed too recently to be told apart from a later change."""
+        statuses = dict(self._inputs)
+        for path in map(str, inputs):
+            status = _status_of(path)
+            if status is not None and max(status[1], status[2]) >= self._started - RACY_SECONDS * 10**9:
+                return
+            statuses[path] = status
+        encoded = {path: [dataclasses.asdict(result) for result in results] for path, results in answers.items()}
+        if _decoded_answers(json.loads(json.dumps(encoded))) == answers:  # else not held exactly: not recorded
+            self._new = {"run": self.run, "inputs": statuses, "answers": encoded}
+
+    def save(self, write) -> None:
+        if self._new is not None:
+            try:
+                write(self.path, json.dumps(self._new).encode())
+            except (OSError, ValueError, TypeError):
+                pass
+            self._new = None
+
+
+def _status_of(path: str) -> Optional[List[int]]:
+    """The fingerprint of a file's or folder's status; None when there is none."""
+    try:
+        return _fingerprint(os.stat(path))
+    except OSError:
+        return None
+
+
+def _decoded_answers(data: Dict[str, Any]) -> Dict[str, Tuple[ImportedResult, ...]]:
+    """Recorded answers; raises (TypeError, KeyError, AttributeError) unless they are well formed."""
+    return {str(path): tuple(_imported_result(dict(fields)) for fields in results) for path, results in data.items()}
+
+
+def _imported_result(fields: Dict[str, Any]) -> ImportedResult:
+    fields = _typed(ImportedResult, fields)
+    if fields["keywords"] is not None:
+        fields["keywords"] = tuple(fields["keywords"])
+    return ImportedResult(**fields)
 
 
 # --- the key --------------------------------------------------------------------------------

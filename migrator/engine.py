@@ -227,6 +227,7 @@ def _results(
     else:
         yield from _in_order(files, _Pipeline(options, needs, cache, project, _now).serving(project), candidates=1, waiting=1)
     if cache:
+        project.record()
         cache.save()
 
 

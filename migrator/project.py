@@ -27,6 +27,10 @@ importer is then told that decision, which it learns by the engine's result for 
 (``settle``). A module is asked what it imports only when one of its imports may name a module
 of the project, and one is settled only when its text holds a legacy call.
 
+With a cache, a run records what it found each of its files imports, with the status of every
+folder and file that was read from (``ProjectRecord``); the next run on the same files takes
+those answers while none of them has changed, and so lists no project and reads no import.
+
 What this cannot see is taken the cautious way: a module that imports the whole module and
 names the function anywhere counts as importing it; so does one that imports modules by name
 at run time (``importlib.import_module``, ``__import__``) with this module's name, a prefix of
@@ -36,6 +40,7 @@ it (``f"plugins.{name}"``), or a name it cannot read while one of its strings na
 from __future__ import annotations
 
 import ast
+import hashlib
 import os
 import re
 import stat
@@ -49,7 +54,7 @@ from migrator.model import ImportedClient, ImportedResult, ProjectFacts, ResultR
 from migrator.screen import CALL_SITE
 
 if TYPE_CHECKING:
-    from migrator.cache import Cache, ImportIndex
+    from migrator.cache import Cache, ImportIndex, ProjectRecord
 
 # The client classes of the SDK, by the modules that export them (as in migrator.clients,
 # which works on LibCST's nodes; this works on Python's own, before any LibCST is loaded).
@@ -99,6 +104,18 @@ def _marked_folder(folder: Path) -> Optional[Path]:
     return None if folder.parent == folder else _marked_folder(folder.parent)
 
 
+def _looked_up(folder: Path, markers: bool) -> List[Path]:
+    """The folders the package of a module in ``folder`` is read from, up to the first that is
+    no package; with ``markers``, and those its project root is found from, up to the first
+    with a marker."""
+    found = []
+    for current in (folder, *folder.parents):
+        found.append(current)
+        if not _package(current)[0] and (not markers or _marked_folder(current) == current):
+            break
+    return found
+
+
 @dataclass
 class _Module:
     path: Path  # resolved
@@ -144,11 +161,13 @@ class Project:
         _package.cache_clear()  # what the folders hold as this run starts
         _marked_folder.cache_clear()
         _real_folder.cache_clear()
-        # Set by the engine for a run: its files (resolved), which alone it may change; how it
-        # migrates a file with what its project says (``settle``), and with what it says but
-        # for what the functions it imports return (``transform``; None: a module on its own).
-        self.given: Set[Path] = set()
-        self._real: Dict[Path, Path] = {}  # the files of the run as given, resolved
+        # Set by the engine for a run: its files, which alone it may change (as given, and
+        # resolved on first use); how it migrates a file with what its project says
+        # (``settle``), and with what it says but for what the functions it imports return
+        # (``transform``; None: a module on its own).
+        self._files: List[Path] = []
+        self._given: Optional[Set[Path]] = None
+        self._real: Dict[Path, Path] = {}  # by the path as given
         self.settle: Optional[Callable[[Path], Optional[SourceResult]]] = None
         self.transform: Optional[Callable[[Path, bytes, Optional[Tuple[ImportedResult, ...]]], Optional[SourceResult]]] = None
         self._settled: Dict[Path, Optional[SourceResult]] = {}
@@ -160,11 +179,48 @@ class Project:
         # What the files this run changes held as it read them: it may write them before it
         # is done, and they are read as they were.
         self._sources: Dict[Path, bytes] = {}
+        # What the functions each file imports return, by the path asked: as the last run on
+        # the same files recorded it (loaded on the first question), and as this run found it.
+        self._record: Optional[ProjectRecord] = None
+        self._recorded: Optional[Dict[str, Tuple[ImportedResult, ...]]] = None
+        self._answered: Dict[str, Tuple[ImportedResult, ...]] = {}
+        self._read: Set[Path] = set()  # the files whose text this run read
 
     def give(self, files: Iterable[Path]) -> None:
         """The files of the run, which alone it may change."""
-        self._real = {file: real_path(file) for file in files}
-        self.given = set(self._real.values())
+        self._files = list(files)
+        self._given = None
+        if self._cache is not None:
+            run = hashlib.sha256("\0".join(map(str, [self._root, *self._files])).encode()).hexdigest()
+            self._record = self._cache.project_record(run)
+
+    @property
+    def given(self) -> Set[Path]:
+        """The files of the run, resolved: asked only when a file's answers are not recorded."""
+        if self._given is None:
+            self._given = {self._resolved(file) for file in self._files}
+        return self._given
+
+    def _resolved(self, path: Path) -> Path:
+        if path not in self._real:
+            self._real[path] = real_path(path)
+        return self._real[path]
+
+    def record(self) -> None:
+        """Hands the cache what this run found each file imports, with what that was read from,
+        for the next run on the same files."""
+        if self._record is not None and self._answered:
+            self._record.put({**self._recorded_answers(), **self._answered}, self._inputs())
+
+    def _inputs(self) -> Set[Path]:
+        """The folders and files this run's answers were read from: a folder for its listing
+        (the modules, packages and project markers in it), a file for its text."""
+        inputs = {*self.given, *self._read}
+        for folder in self._roots:
+            inputs.update(_looked_up(folder, markers=self._root is None))
+        for tree in self._trees.values():
+            inputs.update(tree.read())
+        return inputs
 
     def remember(self, path: Path, source: bytes) -> None:
         """What the file at ``path`` holds as the run reads it, before the run writes it."""
@@ -173,6 +229,7 @@ class Project:
     def source(self, path: Path) -> bytes:
         """What the file at ``path`` held as the run read it."""
         path = real_path(path)
+        self._read.add(path)
         return self._sources[path] if path in self._sources else _read_bytes(path)
 
     def facts(
@@ -228,7 +285,20 @@ class Project:
         """The functions the module at ``path`` imports from the other modules of its project
         that return what a legacy call returns, with whether that call migrates (its module's
         result, with what its project says). Only modules whose text holds such a call are read."""
-        path = self._real.get(path) or real_path(path)
+        recorded = self._recorded_answers()
+        if str(path) in recorded:
+            return recorded[str(path)]
+        found = self._imported_results(path)
+        self._answered[str(path)] = found
+        return found
+
+    def _recorded_answers(self) -> Dict[str, Tuple[ImportedResult, ...]]:
+        if self._recorded is None:
+            self._recorded = self._record.answers() if self._record is not None else {}
+        return self._recorded
+
+    def _imported_results(self, path: Path) -> Tuple[ImportedResult, ...]:
+        path = self._resolved(path)
         tree = self._tree(self._root_of(path))
         if not tree.may_import_its_modules(path) or self._returns_nothing(tree):
             return ()  # the project is not indexed for it: most modules import none of its own
@@ -397,6 +467,7 @@ class _Tree:
         self.given = given  # the run named this folder the project
         self._index = index  # what earlier runs read of the modules' imports
         self._modules: Optional[Dict[Path, _Module]] = None
+        self._folders: List[Path] = []  # the folders listed for them
         self._imports: Dict[Path, _Imports] = {}
         self._syntax: Dict[Path, Optional[ast.Module]] = {}
         self._chat_calls: Dict[Path, List[str]] = {}
@@ -412,8 +483,16 @@ class _Tree:
             # A folder that is no project (a home folder holding a script): what Python would
             # import with it on its path, its modules and packages, not everything below it.
             whole = self.given or any((self.root / marker).exists() for marker in PROJECT_MARKERS)
-            self._modules = {path: _module_of(path) for path in _python_files(self.root, packages_only=not whole)}
+            self._modules = {path: _module_of(path) for path in _python_files(self.root, self._folders, packages_only=not whole)}
         return self._modules
+
+    def read(self) -> Set[Path]:
+        """The folders (for what they hold) and files (for their text) the answers about this
+        project were read from."""
+        read = {*_looked_up(self.root, markers=False), *(folder for folder, _ in self._held), *self._imports, *self._syntax}
+        if self._modules is not None:
+            read.update(self._modules, self._folders)
+        return read
 
     def module(self, path: Path) -> _Module:
         return self.modules.get(path) or _module_of(path)
@@ -951,7 +1030,12 @@ LEFT_OUT = ("__pycache__", "node_modules", "site-packages")
 
 def _is_left_out(folder: str, name: str) -> bool:
     """A folder below a project that is no part of it: hidden, a cache, a virtual environment."""
-    return name.startswith(".") or name in LEFT_OUT or os.path.exists(os.path.join(folder, name, "pyvenv.cfg"))
+    return _is_named_left_out(name) or os.path.exists(os.path.join(folder, name, "pyvenv.cfg"))
+
+
+def _is_named_left_out(name: str) -> bool:
+    """A folder left out for its name, whatever it holds."""
+    return name.startswith(".") or name in LEFT_OUT
 
 
 def _left_out(root: Path, path: Path) -> bool:
@@ -963,11 +1047,15 @@ def _left_out(root: Path, path: Path) -> bool:
     return any(_is_left_out(str(root.joinpath(*parts[:index])), name) for index, name in enumerate(parts))
 
 
-def _python_files(root: Path, packages_only: bool = False) -> List[Path]:
+def _python_files(root: Path, listed: List[Path], packages_only: bool = False) -> List[Path]:
     """The project's Python modules, resolved; hidden folders, virtual environments and caches
-    left out, and with ``packages_only`` every folder below ``root`` that is not a package."""
+    left out, and with ``packages_only`` every folder below ``root`` that is not a package. The
+    folders whose content that depends on (those listed, and those left out for what they hold)
+    are added to ``listed``."""
     found = []
     for folder, subfolders, files in os.walk(root):
+        listed.append(Path(folder))
+        listed.extend(Path(folder, d) for d in subfolders if not _is_named_left_out(d))
         subfolders[:] = [
             d for d in subfolders
             if not _is_left_out(folder, d)

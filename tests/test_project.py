@@ -271,7 +271,7 @@ def test_the_project_is_found_up_from_the_file_or_from_its_packages(tmp_path):
 def test_a_tree_without_questions_is_never_indexed(tmp_path, monkeypatch):
     """Only a module whose result depends on others makes the project read: most runs never do."""
     _write(tmp_path, {"a.py": "from openai import OpenAI\nc = OpenAI()\nr = c.chat.completions.create(model='m', messages=[])\n"})
-    monkeypatch.setattr("migrator.project._python_files", lambda root: pytest.fail("the project was indexed"))
+    monkeypatch.setattr("migrator.project._python_files", lambda *args, **kwargs: pytest.fail("the project was indexed"))
     _run(tmp_path, ["."])
 
 
@@ -447,6 +447,56 @@ def test_a_warm_run_follows_no_imports_while_no_module_returns_a_result(tmp_path
     assert followed and "output_text" in changed["service.py"].result.output.decode()
 
 
+def test_a_run_on_unchanged_files_takes_what_the_last_one_found_each_file_imports(tmp_path, monkeypatch):
+    """Finding what each file's imports return costs a warm check of a large project most of
+    its time. A run on the same files takes the last run's answers while no folder or file they
+    were read from has changed, and reports what a run without a cache does."""
+    import migrator.cache as cache_module
+    from migrator import project as project_module
+
+    monkeypatch.setattr(cache_module, "RACY_SECONDS", 0)  # the files here were all written just now
+    root = tmp_path / "project"
+    reading = "from llm import complete\nprint(complete('x').choices[0].message.content)\n"
+    _write(root, {"llm.py": LLM, "service.py": reading, "other.py": "import os\n"})
+    asked = []
+    original = project_module.Project._imported_results
+    monkeypatch.setattr(project_module.Project, "_imported_results", lambda project, path: asked.append(path.name) or original(project, path))
+
+    def run(*paths: str, cache: bool = True) -> List[FileResult]:
+        asked.clear()
+        store = Cache(tmp_path / "cache", Options()) if cache else None
+        return list(engine.run([root / path for path in paths], Options(), jobs=1, cache=store, project=Project(root=root, cache=store)))
+
+    def fresh(*paths: str) -> List[FileResult]:
+        return run(*paths, cache=False)
+
+    first = run(".")
+    assert first == fresh(".") and sorted(set(asked)) == ["llm.py", "other.py", "service.py"]
+    assert run(".") == first and not asked
+    assert run("service.py") == fresh("service.py") and asked  # other files: other answers
+
+    # A module outside the files given is added: the folder holding it says so.
+    (root / "llm.py").rename(tmp_path / "llm.py")
+    without = run("service.py")
+    assert run("service.py") == without and not asked
+    (tmp_path / "llm.py").rename(root / "llm.py")
+    assert run("service.py") == fresh("service.py") != without and asked
+
+    # A file given changes.
+    assert run(".") == first
+    (root / "service.py").write_text("from llm import complete\nprint(complete('x'))\n")
+    assert run(".") == fresh(".") != first and asked
+
+
+def test_answers_are_not_recorded_from_files_changed_too_recently_to_tell_apart(tmp_path):
+    """A file written within the file system's timestamp granularity of the run could change
+    again unseen: the answers read from it are not recorded, and the next run finds them again."""
+    _write(tmp_path / "project", {"llm.py": LLM, "service.py": "from llm import complete\nprint(complete('x'))\n"})
+    cache = Cache(tmp_path / "cache", Options())
+    list(engine.run([tmp_path / "project"], Options(), jobs=1, cache=cache, project=Project(root=tmp_path / "project", cache=cache)))
+    assert list((tmp_path / "cache").rglob("*.json")) and not list((tmp_path / "cache").rglob("projects/*.json"))
+
+
 def test_the_remembered_imports_are_the_imports_read():
     """The index keeps import statements as data, not code to parse again: loaded, each is
     the statement the text holds, with its line."""
@@ -510,7 +560,7 @@ def test_a_file_in_a_folder_the_project_leaves_out_is_its_own_project(tmp_path, 
     })
     walked = []
     original = project_module._python_files
-    monkeypatch.setattr(project_module, "_python_files", lambda root, **kw: walked.append(root) or original(root, **kw))
+    monkeypatch.setattr(project_module, "_python_files", lambda root, *args, **kw: walked.append(root) or original(root, *args, **kw))
     file = tmp_path / ".cache/tree/llm.py"
     facts = Project().facts(file, file.read_bytes(), ["complete"], [])
     assert facts.importers_of("complete") == ("user.py:1",)
