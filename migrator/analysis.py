@@ -203,7 +203,7 @@ class ModuleAnalysis:
         self.options = options  # the run's options, for hooks whose decision depends on them
         self.source = module.bytes if source is None else source  # what the module was parsed from
         self.project = ProjectQuestions(facts)
-        self.nodes = Nodes(module)
+        self.nodes = Nodes(module, self.source)
         self.bindings = Bindings(module, self.nodes)
         self.imports = Imports(self.nodes, self.bindings)
         self.flow = ValueFlow(module, self.nodes, self.bindings, self.imports, same_kind=legacy_call_result)

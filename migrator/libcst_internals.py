@@ -433,8 +433,9 @@ class TokenPositions(Mapping[cst.CSTNode, CodeRange]):
 
     def __getitem__(self, node: cst.CSTNode) -> CodeRange:
         start, end = self._spans[node]
-        places = self._places if self._places is not None else self._token_places()
-        return CodeRange(CodePosition(*places[start]), CodePosition(*places[end]))
+        if self._places is None:
+            self._places = token_places(self._tokens, 1)
+        return CodeRange(CodePosition(*self._places[start]), CodePosition(*self._places[end]))
 
     def __iter__(self) -> Iterator[cst.CSTNode]:
         return iter(self._spans)
@@ -442,21 +443,102 @@ class TokenPositions(Mapping[cst.CSTNode, CodeRange]):
     def __len__(self) -> int:
         return len(self._spans)
 
-    def _token_places(self) -> List[Tuple[int, int]]:
-        """(line, column) before each token, and after the last one."""
-        places = []
-        line, column = 1, 0
-        for token in self._tokens:
-            places.append((line, column))
-            if "\n" in token or "\r" in token:
-                segments = NEWLINE.split(token)
-                line += len(segments) - 1
-                column = len(segments[-1])
-            else:
-                column += len(token)
+
+def token_places(tokens: Sequence[str], line: int) -> List[Tuple[int, int]]:
+    """(line, column) before each token, printed from the start of ``line``, and after the last one."""
+    places = []
+    column = 0
+    for token in tokens:
         places.append((line, column))
-        self._places = places
-        return places
+        if "\n" in token or "\r" in token:
+            segments = NEWLINE.split(token)
+            line += len(segments) - 1
+            column = len(segments[-1])
+        else:
+            column += len(token)
+    places.append((line, column))
+    return places
+
+
+class StatementPositions(Mapping[cst.CSTNode, CodeRange]):
+    """By node of ``module`` (parsed from ``source``): its ``CodeRange``, from a printing of the
+    top-level statement that holds it alone, placed at the line Python's own parser gives that
+    statement. A module is asked about a few of its nodes, and printing all of it to place them
+    cost a fifth of its analysis. Each statement printed is compared with the source where it
+    is placed; one not found there (a parser that places it otherwise, one that cannot read the
+    module), and a node outside every statement (in the module's header or footer), are placed
+    by printing the whole module instead."""
+
+    def __init__(self, module: cst.Module, source: bytes, parents: Mapping[cst.CSTNode, cst.CSTNode]) -> None:
+        self._module = module
+        self._source = source
+        self._parents = parents
+        self._first_lines: Optional[Dict[cst.CSTNode, int]] = None  # of each statement, leading lines included
+        self._text = ""
+        self._line_offsets: List[int] = []
+        self._printed: Dict[cst.CSTNode, Optional[Tuple[Dict[cst.CSTNode, Tuple[int, int]], List[Tuple[int, int]]]]] = {}
+        self._whole: Optional[TokenPositions] = None
+
+    def __getitem__(self, node: cst.CSTNode) -> CodeRange:
+        statement = node
+        while statement is not None and self._parents.get(statement) is not self._module:
+            statement = self._parents.get(statement)
+        printed = self._printed_in_place(statement) if statement is not None else None
+        if printed is None:
+            return self._whole_module()[node]
+        spans, places = printed
+        start, end = spans[node]
+        return CodeRange(CodePosition(*places[start]), CodePosition(*places[end]))
+
+    def __iter__(self) -> Iterator[cst.CSTNode]:
+        return iter(self._whole_module())
+
+    def __len__(self) -> int:
+        return len(self._whole_module())
+
+    def _whole_module(self) -> TokenPositions:
+        if self._whole is None:
+            self._whole = TokenPositions(self._module)
+        return self._whole
+
+    def _printed_in_place(self, statement: cst.CSTNode) -> Optional[Tuple[Dict[cst.CSTNode, Tuple[int, int]], List[Tuple[int, int]]]]:
+        """The spans of the statement's nodes and the places of its tokens; None when it is not
+        found in the source where it is placed."""
+        if statement not in self._printed:
+            self._printed[statement] = None
+            line = self._statement_lines().get(statement)
+            if line is not None and line <= len(self._line_offsets):
+                state = _SpanRecorder(default_indent=self._module.default_indent, default_newline=self._module.default_newline)
+                statement._codegen(state)
+                printed = "".join(state.tokens)
+                offset = self._line_offsets[line - 1]
+                if self._text.startswith(printed, offset):
+                    self._printed[statement] = (state.spans, token_places(state.tokens, line))
+        return self._printed[statement]
+
+    def _statement_lines(self) -> Dict[cst.CSTNode, int]:
+        """The line each top-level statement starts on, its leading lines included; none when
+        Python's parser cannot read the module, or reads other statements."""
+        if self._first_lines is None:
+            self._first_lines = {}
+            try:
+                self._text = self._source.decode(self._module.encoding)
+                parsed = iter(ast.parse(self._source).body)
+            except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, MemoryError, RecursionError):
+                return self._first_lines
+            self._line_offsets = [0, *(found.end() for found in NEWLINE.finditer(self._text))]
+            lines = {}
+            for statement in self._module.body:
+                parts = [next(parsed, None) for _ in range(len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1)]
+                if parts[-1] is None:
+                    return self._first_lines
+                first = min([parts[0].lineno, *(decorator.lineno for decorator in getattr(parts[0], "decorator_list", ()))])
+                decorators = getattr(statement, "decorators", ())
+                leading = len(statement.leading_lines) + (len(decorators[0].leading_lines) if decorators else 0)
+                lines[statement] = first - leading
+            if next(parsed, None) is None:
+                self._first_lines = lines
+        return self._first_lines
 
 
 class _SpanRecorder(CodegenState):
@@ -619,10 +701,18 @@ resolve_scopes = scopes_without_wrapper if USES_INTERNALS else libcsts_scopes
 
 
 class Positions(Mapping[cst.CSTNode, CodeRange]):
-    """By node of ``module``: its ``CodeRange``."""
+    """By node of ``module``: its ``CodeRange``. With the ``source`` it was parsed from and the
+    ``parents`` of its nodes, a node is placed by printing only the statement that holds it."""
 
-    def __init__(self, module: cst.Module) -> None:
-        self._ranges = TokenPositions(module) if USES_INTERNALS else libcsts_positions(module)
+    def __init__(
+        self, module: cst.Module, source: Optional[bytes] = None, parents: Optional[Mapping[cst.CSTNode, cst.CSTNode]] = None
+    ) -> None:
+        if not USES_INTERNALS:
+            self._ranges: Mapping[cst.CSTNode, CodeRange] = libcsts_positions(module)
+        elif source is not None and parents is not None:
+            self._ranges = StatementPositions(module, source, parents)
+        else:
+            self._ranges = TokenPositions(module)
 
     def __getitem__(self, node: cst.CSTNode) -> CodeRange:
         return self._ranges[node]

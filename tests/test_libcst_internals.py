@@ -22,6 +22,7 @@ from libcst.metadata.expression_context_provider import ExpressionContextVisitor
 from migrator import libcst_internals
 from migrator.libcst_internals import (
     PUBLIC_API_SWITCH,
+    StatementPositions,
     TokenPositions,
     _child_fields,
     children_from_fields,
@@ -162,6 +163,32 @@ def test_positions_are_libcsts_positions(source):
     positions = TokenPositions(module)
     assert set(positions) == set(expected)
     assert {node: positions[node] for node in expected} == dict(expected)
+
+
+@pytest.mark.parametrize("source", modules())
+def test_positions_printed_statement_by_statement_are_libcsts_positions(source):
+    module = cst.parse_module(source)
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    parents = {child: node for node in every_node(module) for child in node.children}
+    positions = StatementPositions(module, source, parents)
+    assert {node: positions[node] for node in expected} == dict(expected)
+
+
+def test_a_node_is_placed_by_printing_the_statement_that_holds_it_alone():
+    source = (
+        b"# -*- coding: latin-1 -*-\r\nimport os\r\n\r\n@first\r\n\r\n# between\r\n@second\r\n"
+        b"def f(a):\r\n    return 1\r\n\r\nx = 1; y = '\xe9'\r\n# before\r\nprint(  f(x),\r\n   y)\r\n"
+    )
+    module = cst.parse_module(source)
+    parents = {child: node for node in every_node(module) for child in node.children}
+    positions = StatementPositions(module, source, parents)
+    last = module.body[-1]
+    call = last.body[0].value
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    assert positions[call.args[1]] == expected[call.args[1]] and positions[last] == expected[last]
+    decorated = module.body[1]
+    assert positions[decorated.decorators[1]] == expected[decorated.decorators[1]]
+    assert set(positions._printed) == {last, decorated} and positions._whole is None
 
 
 @pytest.mark.parametrize("source", modules())

@@ -30,14 +30,15 @@ class Nodes:
     """One walk of a module answers every question about its nodes: a visitor or a matcher over
     the whole module costs as much as parsing it, or three times as much."""
 
-    def __init__(self, module: cst.Module) -> None:
+    def __init__(self, module: cst.Module, source: Optional[bytes] = None) -> None:
         self.module = module
+        self.source = source  # what the module was parsed from, when known
 
     # Metadata is computed on first use: a module read only by rules that report outside any
     # call (``@RULE.module``) often needs no scopes at all, and scopes cost several parses.
     @cached_property
     def positions(self) -> Positions:
-        return Positions(self.module)
+        return Positions(self.module, self.source, self.parents)
 
     # One walk of the module answers every question about its nodes: a visitor or a matcher
     # over the whole module costs as much as parsing it, or three times as much.
