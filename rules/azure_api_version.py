@@ -352,7 +352,11 @@ def _module_settings(analysis) -> Dict[str, List[cst.Assign]]:
     settings: Dict[str, List[cst.Assign]] = {}
     for node in analysis.nodes.nodes_of(cst.Assign):
         for target in node.targets:
-            if isinstance(target.target, cst.Attribute) and "openai" in analysis.imports.imported_as(target.target.value):
+            if (
+                isinstance(target.target, cst.Attribute)
+                and analysis.may_name(target.target.value, "openai")  # spares resolving scopes for `self.x = ...`
+                and "openai" in analysis.imports.imported_as(target.target.value)
+            ):
                 settings.setdefault(f"openai.{target.target.attr.value}", []).append(node)
     return settings
 
@@ -373,20 +377,21 @@ def _environment_version_problem(analysis) -> Optional[str]:
 
 def _sets_environment_version(node: cst.CSTNode, analysis) -> bool:
     """``os.environ["OPENAI_API_VERSION"] = ...`` or ``os.environ.setdefault("OPENAI_API_VERSION", ...)``."""
+    # The key first: what a name stands for is read from the module's scopes, which cost more.
     if isinstance(node, cst.Assign):
         return any(
             isinstance(target.target, cst.Subscript)
-            and "os.environ" in analysis.imports.imported_as(target.target.value)
             and len(target.target.slice) == 1
             and isinstance(target.target.slice[0].slice, cst.Index)
             and literal_string(target.target.slice[0].slice.value) == ENVIRONMENT_VARIABLE
+            and "os.environ" in analysis.imports.imported_as(target.target.value)
             for target in node.targets
         )
     return (
         isinstance(node, cst.Call)
-        and "os.environ.setdefault" in analysis.imports.imported_as(node.func)
         and len(node.args) == 2
         and literal_string(node.args[0].value) == ENVIRONMENT_VARIABLE
+        and "os.environ.setdefault" in analysis.imports.imported_as(node.func)
     )
 
 

@@ -121,3 +121,22 @@ def test_modules_of_an_sdk_importing_httpx_are_not_read_for_mocks():
 def test_names_bound_under_another_name_are_resolved_past_the_text_tests(source, rule):
     """The rules test a call's code before resolving its name: an alias must still get through."""
     assert rule in {finding.rule for finding in transform_source(source.encode()).findings}
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param('import openai as oa\noa.api_type = "azure"\noa.api_version = "2023-05-15"\n', id="module-alias"),
+        pytest.param(
+            'import os as system\nfrom openai import AzureOpenAI\nsystem.environ["OPENAI_API_VERSION"] = "2023-05-15"\n'
+            'c = AzureOpenAI(azure_endpoint="https://x.openai.azure.com")\n',
+            id="environment-through-an-alias",
+        ),
+    ],
+)
+def test_azure_settings_written_under_another_name_are_read_past_the_text_tests(source):
+    """The version an Azure client is set up with is read where the module sets it: the test
+    on the code that spares resolving names must let an alias through."""
+    source += 'r = oa.chat.completions.create(model="m", messages=[])\n' if "oa" in source else 'r = c.chat.completions.create(model="m", messages=[])\n'
+    messages = [f.message for f in transform_source(source.encode()).findings if f.rule == "azure_api_version"]
+    assert messages and all("`2023-05-15`" in message for message in messages)
