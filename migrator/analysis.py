@@ -21,7 +21,7 @@ from libcst.metadata import CodeRange, GlobalScope
 from migrator.clients import is_openai_client, is_other_sdk_client
 from migrator.libcst_internals import NEWLINE, children
 from migrator.model import ImportedClient, ImportedResult, Options, ProjectFacts, ResultReaders
-from migrator.screen import CALL_SITE, legacy_method
+from migrator.screen import CALL_SITE, holds_call_site, legacy_method
 from migrator.semantic.bindings import Bindings
 from migrator.semantic.dicts import BuiltDict, KeyWrite, UnseenDict, unpacked_dict, unpacking_calls
 from migrator.semantic.flow import ValueFlow
@@ -431,7 +431,7 @@ class ModuleAnalysis:
     def written_calls(self) -> List[WrittenCall]:
         """The legacy calls written in strings and comments (``CALL_SITE``), in source order.
         Calls in the code of an f-string are calls (``call_sites``), not text."""
-        if not CALL_SITE.search(self.source.decode("latin-1")):
+        if not holds_call_site(self.source.decode("latin-1")):
             return []  # most modules: no string or comment needs reading
         in_code = set(self.nodes.code_strings)
         found = []

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import keyword
 import os
 import re
 import stat
@@ -51,7 +52,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from migrator.model import ImportedClient, ImportedResult, ProjectFacts, ResultReaders, SourceResult
-from migrator.screen import CALL_SITE
+from migrator.screen import CALL_SITE, holds_call_site
 
 if TYPE_CHECKING:
     from migrator.cache import Cache, ImportIndex, ProjectRecord
@@ -418,7 +419,7 @@ class Project:
             called = [spelled if function else f"{spelled}.{owner}" for spelled, target, function in tree.imported_origins(importer) if target.path == module.path and function in (owner, None)]
             migrated = tuple(self._imported_result(tree, module, each, entry, True) for each in called)
             spelled = [result.name for result in migrated]
-            if tree.imports(importer.path).dynamic is not None:
+            if tree.dynamic_imports(importer.path) is not None:
                 return ResultReaders(name, (), f"`{place}` imports modules by name at run time, and the tool does not follow what it returns there")
             if not tree.may_import_its_modules(importer.path):  # it would not be told what the function returns
                 return ResultReaders(name, (), f"`{place}` imports it in a way the tool does not follow")
@@ -469,6 +470,7 @@ class _Tree:
         self._modules: Optional[Dict[Path, _Module]] = None
         self._folders: List[Path] = []  # the folders listed for them
         self._imports: Dict[Path, _Imports] = {}
+        self._dynamic: Dict[Path, Optional[_DynamicImports]] = {}
         self._syntax: Dict[Path, Optional[ast.Module]] = {}
         self._chat_calls: Dict[Path, List[str]] = {}
         self._held: Dict[Tuple[Path, str], bool] = {}
@@ -538,6 +540,14 @@ class _Tree:
         except OSError:
             pass
         return imports
+
+    def dynamic_imports(self, path: Path) -> Optional[_DynamicImports]:
+        """What the module imports by name at run time, read on the first question."""
+        if not self.imports(path).dynamic_text:
+            return None
+        if path not in self._dynamic:
+            self._dynamic[path] = _DynamicImports.of(self.text(path))
+        return self._dynamic[path]
 
     def text(self, path: Path) -> str:
         return self.source(path).decode("utf-8", errors="replace")
@@ -719,11 +729,11 @@ class _Tree:
         for path, module in self.modules.items():
             if path == target.path:
                 continue
-            imports = self.imports(path)
-            if imports.dynamic is not None and _may_import_dynamically(imports.dynamic, target.name):
-                yield module, imports.dynamic_line
+            dynamic = self.dynamic_imports(path)
+            if dynamic is not None and _may_import_dynamically(dynamic.names, target.name):
+                yield module, dynamic.line
                 continue
-            for statement in imports.statements:
+            for statement in self.imports(path).statements:
                 if self._imports_name(module, statement, target, name):
                     yield module, statement.lineno
                     break
@@ -885,6 +895,15 @@ IMPORT_STATEMENT = re.compile(
     r"^[ \t]*(?:from[ \t]+[.\w]+[ \t]+import[ \t]*(?:\([^)]*\)|(?:[^\n]*\\\r?\n)*[^\n]*)|import[ \t]+(?:[^\n]*\\\r?\n)*[^\n]*)",
     re.MULTILINE,
 )
+# Import statements on one line, with plain (ASCII) names: what ``_import_entry`` reads without
+# parsing. Python's parser reads anything else (parentheses, comments, other spaces).
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_DOTTED = rf"{_NAME}(?:\.{_NAME})*"
+PLAIN_IMPORT = re.compile(rf"import +(?P<names>{_DOTTED}(?: +as +{_NAME})?(?: *, *{_DOTTED}(?: +as +{_NAME})?)*)")
+PLAIN_FROM = re.compile(
+    rf"from +(?P<dots>\.*)(?P<module>{_DOTTED})? +import +(?P<names>\*|{_NAME}(?: +as +{_NAME})?(?: *, *{_NAME}(?: +as +{_NAME})?)*)"
+)
+PLAIN_ALIAS = re.compile(rf"({_DOTTED}|\*)(?: +as +({_NAME}))?")
 STRING_WORDS = re.compile(r"[\"']([^\"'\n]*)[\"']")  # the text of a string literal, roughly
 
 
@@ -895,11 +914,10 @@ class _Imports:
     # ``import`` and ``from ... import``, as ``_saved_statement`` writes them: a warm run reads
     # thousands, and most are only asked which top names they import.
     entries: List[list]
-    # When it imports modules by name at run time, what it may import: a name (``"pkg.mod"``),
-    # a prefix (``"plugins."`` for ``f"plugins.{name}"``), or, for a name the tool cannot read,
-    # each dotted name its strings spell, marked ``~`` (the module or its last part).
-    dynamic: Optional[Set[str]]
-    dynamic_line: int  # where it first does
+    # Its text names a function importing modules by name at run time (``DYNAMIC_IMPORT``):
+    # what it imports so is read from the whole module (``_DynamicImports``) only when asked,
+    # since that parses it, and most projects never ask.
+    dynamic_text: bool = False
     calls: bool = False  # its text holds what reads as a legacy call (``CALL_SITE``)
 
     @cached_property
@@ -925,52 +943,78 @@ class _Imports:
     def of(cls, text: str) -> "_Imports":
         entries = []
         for match in IMPORT_STATEMENT.finditer(text):
-            syntax = _parsed(match.group().strip().encode())
-            if syntax is not None and len(syntax.body) == 1 and isinstance(syntax.body[0], (ast.Import, ast.ImportFrom)):
-                statement = syntax.body[0]
-                statement.lineno = 1 + text.count("\n", 0, match.start())
-                entries.append(_saved_statement(statement))
-        found = DYNAMIC_IMPORT.search(text)
-        syntax = _parsed(text.encode()) if found is not None else None
-        calls = [node for node in ast.walk(syntax) if _is_dynamic_import(node)] if syntax is not None else []
-        if syntax is None and found is not None:
-            calls = [None]  # a module Python cannot parse: what it imports is unknown
-        holds_calls = CALL_SITE.search(text) is not None
-        if not calls:
-            return cls(entries, None, 0, holds_calls)
-        dynamic: Set[str] = set()
-        for call in calls:
-            argument = call.args[0] if call is not None and call.args else None
-            if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
-                dynamic.add(argument.value)
-            elif isinstance(argument, ast.JoinedStr) and argument.values and isinstance(argument.values[0], ast.Constant):
-                dynamic.add(str(argument.values[0].value))
-            else:
-                dynamic.update("~" + literal for literal in STRING_WORDS.findall(text) if DOTTED.fullmatch(literal))
-        line = calls[0].lineno if calls[0] is not None else 1 + text.count("\n", 0, found.start())
-        return cls(entries, dynamic, line, holds_calls)
+            entry = _import_entry(match.group().strip(), 1 + text.count("\n", 0, match.start()))
+            if entry is not None:
+                entries.append(entry)
+        # The names first: a search for a string is many times faster than the expression's.
+        dynamic_text = ("import_module" in text or "__import__" in text) and DYNAMIC_IMPORT.search(text) is not None
+        return cls(entries, dynamic_text, holds_call_site(text))
 
     def saved(self) -> Dict[str, object]:
         """As JSON, for the cache."""
-        return {
-            "statements": self.entries,
-            "dynamic": sorted(self.dynamic) if self.dynamic is not None else None,
-            "dynamic_line": self.dynamic_line,
-            "calls": self.calls,
-        }
+        return {"statements": self.entries, "dynamic_text": self.dynamic_text, "calls": self.calls}
 
     @classmethod
     def loaded(cls, saved: object) -> Optional["_Imports"]:
         """What ``saved`` holds; None when it is not what ``saved()`` writes."""
         try:
-            entries = saved["statements"]  # type: ignore[index]
-            dynamic = saved["dynamic"]  # type: ignore[index]
-            calls = saved["calls"]  # type: ignore[index]
-            if not isinstance(calls, bool) or not isinstance(entries, list) or not all(map(_is_saved_statement, entries)):
+            entries, dynamic_text, calls = saved["statements"], saved["dynamic_text"], saved["calls"]  # type: ignore[index]
+            if not isinstance(calls, bool) or not isinstance(dynamic_text, bool) or not isinstance(entries, list):
                 return None
-            return cls(entries, set(dynamic) if dynamic is not None else None, int(saved["dynamic_line"]), calls)  # type: ignore[index]
-        except (KeyError, TypeError, ValueError):
+            return cls(entries, dynamic_text, calls) if all(map(_is_saved_statement, entries)) else None
+        except (KeyError, TypeError):
             return None
+
+
+@dataclass(frozen=True)
+class _DynamicImports:
+    """What a module may import by name at run time: a name (``"pkg.mod"``), a prefix
+    (``"plugins."`` for ``f"plugins.{name}"``), or, for a name the tool cannot read, each dotted
+    name its strings spell, marked ``~`` (the module or its last part); and where it first does."""
+
+    names: Set[str]
+    line: int
+
+    @classmethod
+    def of(cls, text: str) -> Optional["_DynamicImports"]:
+        """None when the module calls no such function (a name in a comment or a string)."""
+        found = DYNAMIC_IMPORT.search(text)
+        syntax = _parsed(text.encode()) if found is not None else None
+        calls = [node for node in ast.walk(syntax) if _is_dynamic_import(node)] if syntax is not None else []
+        if syntax is None and found is not None:
+            calls = [None]  # a module Python cannot parse: what it imports is unknown
+        if not calls:
+            return None
+        names: Set[str] = set()
+        for call in calls:
+            argument = call.args[0] if call is not None and call.args else None
+            if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
+                names.add(argument.value)
+            elif isinstance(argument, ast.JoinedStr) and argument.values and isinstance(argument.values[0], ast.Constant):
+                names.add(str(argument.values[0].value))
+            else:
+                names.update("~" + literal for literal in STRING_WORDS.findall(text) if DOTTED.fullmatch(literal))
+        line = calls[0].lineno if calls[0] is not None else 1 + text.count("\n", 0, found.start())
+        return cls(names, line)
+
+
+def _import_entry(code: str, line: int) -> Optional[list]:
+    """The import statement ``code`` (found on ``line``) as ``_saved_statement`` writes it; None
+    when it is not one. Most are written on one line with plain names, read without parsing:
+    parsing each costs a cold run as much as the rest of reading the imports."""
+    plain = PLAIN_IMPORT.fullmatch(code) or PLAIN_FROM.fullmatch(code)
+    if plain is not None:
+        names = [[name, alias] for name, alias in PLAIN_ALIAS.findall(plain["names"])]
+        words = [part for name, alias in names for part in [*name.split("."), alias] if part]
+        words += (plain.groupdict().get("module") or "").split(".")
+        if not any(map(keyword.iskeyword, words)):
+            names = [[name, alias or None] for name, alias in names]
+            return [line, names] if plain.re is PLAIN_IMPORT else [line, names, plain["module"], len(plain["dots"])]
+    syntax = _parsed(code.encode())
+    if syntax is None or len(syntax.body) != 1 or not isinstance(syntax.body[0], (ast.Import, ast.ImportFrom)):
+        return None
+    syntax.body[0].lineno = line
+    return _saved_statement(syntax.body[0])
 
 
 def _saved_statement(statement: ast.stmt) -> list:

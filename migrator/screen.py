@@ -48,6 +48,12 @@ CALL_SITE = re.compile(
 )
 
 
+def holds_call_site(text: str) -> bool:
+    """Does ``text`` hold what ``CALL_SITE`` matches? Each match spells ``.completions``, which a
+    search for the string finds many times faster than the expression."""
+    return ".completions" in text and CALL_SITE.search(text) is not None
+
+
 def legacy_method(attributes: Sequence[str]) -> Optional[Tuple[Tuple[str, ...], Optional[str], str, int]]:
     """``(resource, wrapper, kind, depth)`` when a call of ``receiver.<attributes>`` is shaped
     like a legacy method call, ``depth`` being how many of ``attributes`` follow the receiver:
@@ -71,7 +77,7 @@ def needs_libcst(source: bytes, needs: Needs) -> bool:
         return True
     calls = CALL_SITE_TEXT in source  # (guards act at call sites whatever rules are selected)
     # Latin-1 decodes any bytes, and keeps the ASCII the pattern spells where it was.
-    if calls and CALL_SITE.search(source.decode("latin-1")):
+    if calls and holds_call_site(source.decode("latin-1")):
         return True
     # Most candidates hold neither a legacy attribute chain nor an import of a module a rule
     # reads, which text alone can rule out: parsing them costs as much as a peer's whole search.

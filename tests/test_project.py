@@ -497,6 +497,51 @@ def test_answers_are_not_recorded_from_files_changed_too_recently_to_tell_apart(
     assert list((tmp_path / "cache").rglob("*.json")) and not list((tmp_path / "cache").rglob("projects/*.json"))
 
 
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import a.b as c, d", "import a ,b", "import\ta", "import a  # a comment", "import a; b = 1", "import ﬁle",
+        "from . import x", "from .x import y as z, w", "from . x import y", "from .import x", "from ...a.b import *",
+        "from x import (a,\n    b as c)", "from x import a as \\\n    b", "from x import if", "import a as b as c",
+    ],
+)
+def test_an_import_read_without_parsing_is_what_pythons_parser_reads(code):
+    from migrator import project as project_module
+
+    syntax = ast.parse(code) if _parses(code) else None
+    statement = syntax.body[0] if syntax is not None and len(syntax.body) == 1 else None
+    if isinstance(statement, (ast.Import, ast.ImportFrom)):
+        statement.lineno = 3
+        expected = project_module._saved_statement(statement)
+    else:
+        expected = None
+    assert project_module._import_entry(code, 3) == expected
+
+
+def _parses(code: str) -> bool:
+    try:
+        ast.parse(code)
+    except SyntaxError:
+        return False
+    return True
+
+
+def test_what_a_module_imports_at_run_time_is_read_only_when_asked(tmp_path, monkeypatch):
+    """Finding it parses the whole module: reading a project's imports must not, since most
+    projects never ask who imports a module."""
+    from migrator import project as project_module
+
+    _write(tmp_path, {"plugins.py": "import importlib\nm = importlib.import_module('pkg.llm')\n"})
+    read = []
+    original = project_module._DynamicImports.of
+    monkeypatch.setattr(project_module._DynamicImports, "of", classmethod(lambda cls, text: read.append(text) or original(text)))
+    tree = project_module._Tree(tmp_path, lambda path: path.read_bytes())
+    path = tmp_path / "plugins.py"
+    assert tree.imports(path).top_names == {"importlib"} and not read
+    assert tree.dynamic_imports(path) == tree.dynamic_imports(path) == project_module._DynamicImports({"pkg.llm"}, 2)
+    assert len(read) == 1
+
+
 def test_the_remembered_imports_are_the_imports_read():
     """The index keeps import statements as data, not code to parse again: loaded, each is
     the statement the text holds, with its line."""
