@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -282,3 +283,22 @@ def test_the_cli_uses_the_cache_unless_told_not_to(monkeypatch, args, cached) ->
     CliRunner().invoke(cli.app, args)
     [cache] = calls
     assert isinstance(cache, Cache) if cached else cache is None
+
+
+def test_a_project_record_reads_back_what_it_recorded_and_nothing_from_a_corrupt_file(tmp_path):
+    from migrator.cache import ProjectRecord
+    from migrator.model import ImportedResult
+
+    module = tmp_path / "llm.py"
+    module.write_text("def complete(): ...\n")
+    answers = {"service.py": (ImportedResult("complete", "chat.completions.create", ("model",), "llm.py:3", "c", True),), "other.py": ()}
+    record = ProjectRecord(tmp_path / "record.json", "run", started=time.time_ns() + 10 * 10**9)  # the file is long written
+    record.put(answers, [module, tmp_path / "gone.py"])
+    record.save(lambda path, data: path.write_bytes(data))
+    assert ProjectRecord(tmp_path / "record.json", "run", 0).answers() == answers
+    assert ProjectRecord(tmp_path / "record.json", "another run", 0).answers() == {}
+    (tmp_path / "gone.py").write_text("")  # a file that was not there is an input too
+    assert ProjectRecord(tmp_path / "record.json", "run", 0).answers() == {}
+    for corrupt in (b"", b"[]", b'{"run": "run", "inputs": [], "answers": {}}', b'{"run": "run", "inputs": {}, "answers": {"a.py": [{"name": 1}]}}'):
+        (tmp_path / "record.json").write_bytes(corrupt)
+        assert ProjectRecord(tmp_path / "record.json", "run", 0).answers() == {}
