@@ -411,7 +411,7 @@ class ModuleAnalysis:
         first because the proof resolves scopes, which most modules without openai never need."""
         if self.imports_openai:
             return True
-        return _root_name(receiver) in self._names_from_imports
+        return chain_root(receiver) in self._names_from_imports
 
     @cached_property
     def _names_from_imports(self) -> Set[str]:
@@ -424,7 +424,7 @@ class ModuleAnalysis:
             for alias in statement.names:
                 names.add(alias.evaluated_alias or alias.evaluated_name.split(".")[0])
         for node in self.nodes.nodes_of(cst.Assign):
-            if _root_name(node.value) in names:
+            if chain_root(node.value) in names:
                 names.update(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
         return names
 
@@ -471,15 +471,6 @@ class ModuleAnalysis:
         if name is not None:
             return [(node, name)]
         return [reference for child in children(node) for reference in self.chat_type_references(child)]
-
-
-def _root_name(expression: cst.BaseExpression) -> Optional[str]:
-    """The name a chain of attributes and calls starts from: ``llm`` for ``llm.make().client``."""
-    while isinstance(expression, (cst.Attribute, cst.Call, cst.Await)):
-        expression = expression.value if isinstance(expression, cst.Attribute) else (
-            expression.func if isinstance(expression, cst.Call) else expression.expression
-        )
-    return expression.value if isinstance(expression, cst.Name) else None
 
 
 def legacy_call_result(value: cst.BaseExpression) -> Optional[cst.Call]:

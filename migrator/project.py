@@ -1004,12 +1004,12 @@ def _import_entry(code: str, line: int) -> Optional[list]:
     parsing each costs a cold run as much as the rest of reading the imports."""
     plain = PLAIN_IMPORT.fullmatch(code) or PLAIN_FROM.fullmatch(code)
     if plain is not None:
-        names = [[name, alias] for name, alias in PLAIN_ALIAS.findall(plain["names"])]
-        words = [part for name, alias in names for part in [*name.split("."), alias] if part]
-        words += (plain.groupdict().get("module") or "").split(".")
-        if not any(map(keyword.iskeyword, words)):
-            names = [[name, alias or None] for name, alias in names]
-            return [line, names] if plain.re is PLAIN_IMPORT else [line, names, plain["module"], len(plain["dots"])]
+        aliases = PLAIN_ALIAS.findall(plain["names"])
+        module = plain["module"] if plain.re is PLAIN_FROM else None
+        words = [word for name, alias in aliases for word in (*name.split("."), alias)] + (module or "").split(".")
+        if not any(map(keyword.iskeyword, words)):  # a keyword where a name must be: Python refuses it
+            names = [[name, alias or None] for name, alias in aliases]
+            return [line, names] if plain.re is PLAIN_IMPORT else [line, names, module, len(plain["dots"])]
     syntax = _parsed(code.encode())
     if syntax is None or len(syntax.body) != 1 or not isinstance(syntax.body[0], (ast.Import, ast.ImportFrom)):
         return None

@@ -180,7 +180,7 @@ def _calls_names_from(statements: Sequence[Union[ast.Import, ast.ImportFrom]], p
 
 def _chain_root(node: ast.expr) -> Optional[str]:
     """``shapes.chain_root`` for Python's own tree."""
-    while isinstance(node, (ast.Attribute, ast.Call, ast.Subscript)):
+    while isinstance(node, (ast.Attribute, ast.Call, ast.Subscript, ast.Await)):
         node = node.func if isinstance(node, ast.Call) else node.value
     return node.id if isinstance(node, ast.Name) else None
 

@@ -137,10 +137,11 @@ def parameters(function: Union[cst.FunctionDef, cst.Lambda]) -> List[cst.Param]:
 
 
 def chain_root(node: cst.BaseExpression) -> Optional[str]:
-    """The name an expression starts from, through attributes, calls and subscripts: ``httpx``
-    for ``httpx.AsyncClient().post``. ``migrator.screen`` reads Python's own tree the same way."""
-    while isinstance(node, (cst.Attribute, cst.Call, cst.Subscript)):
-        node = node.func if isinstance(node, cst.Call) else node.value
+    """The name an expression starts from, through attributes, calls, subscripts and awaits:
+    ``httpx`` for ``httpx.AsyncClient().post``, ``llm`` for ``(await llm.make()).client``.
+    ``migrator.screen`` reads Python's own tree the same way."""
+    while isinstance(node, (cst.Attribute, cst.Call, cst.Subscript, cst.Await)):
+        node = node.func if isinstance(node, cst.Call) else node.expression if isinstance(node, cst.Await) else node.value
     return node.value if isinstance(node, cst.Name) else None
 
 
