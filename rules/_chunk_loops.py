@@ -30,7 +30,7 @@ import libcst as cst
 from migrator.analysis import CallSite, ModuleAnalysis
 from migrator.semantic.branches import truth_where
 from migrator.semantic.flow import CALL, ResultUse
-from migrator.rule import Block, UseRewrite
+from migrator.rule import Block, Rewrite, UseRewrite
 from migrator.shapes import USAGE_FIELDS, code_of, dict_entries, is_constant, is_name, literal_string, one_line, walk
 from migrator.rules._streaming import (
     MAYBE_NONE,
@@ -48,12 +48,15 @@ from migrator.rules._streaming import (
     is_not_none_test,
     keep,
     named_reads,
+    only_continues,
     remove,
     retest,
     spelled_names,
     wrap,
 )
 
+# The chunks of a Chat stream that a Responses stream has no text event for.
+NO_TEXT_CHUNKS = "for the chunks that carry no text (the first and the last), which a Responses stream does not send"
 # The events that carry what a loop reads.
 TEXT_GATE: Gate = ('{event}.type == "response.output_text.delta"',)
 FINISHED_GATE: Gate = ('{event}.type in ("response.completed", "response.incomplete")',)
@@ -271,6 +274,7 @@ class ChunkLoop:
         self.aliases: Dict[str, Alias] = {}
         self.reads: List[Read] = []
         self.extra_rewrites: List[UseRewrite] = []  # reads, after the loop, of the usage it stored
+        self.yields: List[cst.BaseSmallStatement] = []  # statements that also yield an empty text
         self.event = ""
 
     @property
@@ -306,7 +310,14 @@ class ChunkLoop:
         leftover = self._chunk_reads_left(build(self.loop))
         if leftover is not None:  # a read the statements above let through: never guess
             return Block(f"`{one_line(code_of(leftover))}` has no equivalent in the events of a Responses stream")
-        return UseRewrite(target=self.loop, build=build, more=tuple(self.extra_rewrites))
+        rewrite = UseRewrite(target=self.loop, build=build, more=tuple(self.extra_rewrites))
+        if self.yields:
+            code = one_line(code_of(self.yields[0]))
+            return Block(
+                f"`{code}` would also yield an empty text {NO_TEXT_CHUNKS}",
+                unsafe=Rewrite(note=f"`{code}` no longer yields an empty text for the chunks without one", elsewhere=(rewrite, *rewrite.more)),
+            )
+        return rewrite
 
     def _chunk_reads_left(self, rebuilt: cst.For) -> Optional[cst.CSTNode]:
         """A read of the chunk, or of a removed name holding part of it, left in the new loop."""
@@ -582,14 +593,12 @@ class ChunkLoop:
 
     def _is_skip_without_choices(self, statement: cst.BaseStatement) -> bool:
         """``if not chunk.choices: continue`` (or ``if len(chunk.choices) == 0:``)."""
-        if not (isinstance(statement, cst.If) and statement.orelse is None and self._choices_test(statement.test) is False):
-            return False
-        body = statement.body.body
-        if isinstance(statement.body, cst.IndentedBlock):
-            if not (len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine)):
-                return False
-            body = body[0].body
-        return len(body) == 1 and isinstance(body[0], cst.Continue)
+        return (
+            isinstance(statement, cst.If)
+            and statement.orelse is None
+            and self._choices_test(statement.test) is False
+            and only_continues(statement.body)
+        )
 
     def _choices_segment(self, index: int, statement: cst.BaseStatement) -> Union[Segment, Block]:
         """``if not chunk.choices: continue`` is dropped; ``if chunk.choices:`` over text
@@ -617,7 +626,7 @@ class ChunkLoop:
                 return Block(f"`{one_line(code_of(nested))}` under `if chunk.choices:` does not only read the text")
             inner.append(Segment([position], keep()))
             text.append(nested)
-        problem = self._empty_text().reason(text)
+        problem = self._text_reason(text, last=index)
         if problem is not None:
             return Block(problem)
         return Segment([index], retest([TEXT_GATE], self.event, inner))
@@ -644,9 +653,26 @@ class ChunkLoop:
             self._text_of,
             guard=self._is_choices_test,
             aliases=text_aliases,
-            where="for the chunks that carry no text (the first and the last), which a Responses stream does not send",
+            where=NO_TEXT_CHUNKS,
             only_joined=self._only_joined,
+            is_len=lambda call: self.analysis.flow.calls_builtin(call, "len"),
+            collect_yields=True,
         )
+
+    def _text_reason(self, statements: List[cst.BaseStatement], last: int, check: Optional[EmptyText] = None) -> Optional[str]:
+        """Why one of ``statements`` (the last of them the body's statement ``last``) would do
+        something for a chunk without text. ``if text is None: continue`` among them also skips
+        the statements after them, for the chunks without text: none may follow."""
+        check = check or self._empty_text()
+        problem = check.reason(statements)
+        if problem is None and check.skips and last != len(self.body) - 1:
+            skip, after = one_line(code_of(next(iter(check.skips)))), one_line(code_of(self.body[last + 1]))
+            problem = (
+                f"`{skip}` also skips `{after}` for the chunks without text, which are those that carry the finish"
+                " reason and the usage"
+            )
+        self.yields += check.yields
+        return problem
 
     def _only_joined(self, node: cst.BaseExpression) -> bool:
         """Is ``node`` a name for a list made empty (``parts = []``) and used for nothing but
@@ -695,10 +721,14 @@ class ChunkLoop:
             if presence == STRONG:
                 return Segment(indexes, retest([TEXT_GATE], self.event, keep=keep_test))
             if presence == WEAK:
-                problem = check.reason([first])
+                problem = self._text_reason([first], indexes[-1], check)
                 return Block(problem) if problem else Segment(indexes, retest([TEXT_GATE], self.event, keep=keep_test))
-        problem = check.reason(statements)
-        return Block(problem) if problem else Segment(indexes, wrap(TEXT_GATE, self.event))
+        problem = self._text_reason(statements, indexes[-1], check)
+        if problem is not None:
+            return Block(problem)
+        # The text event's text is never None: `if text is None: continue` goes.
+        skips = [position for position, statement in enumerate(statements) if check.skips.get(statement) == WEAK]
+        return Segment(indexes, wrap(TEXT_GATE, self.event, leave_out=skips))
 
     # usage
 

@@ -93,7 +93,15 @@ class EmptyText:
     ``text_of`` says whether an expression is a read of the text (and whether it can be None
     then); ``guard`` whether it is a test that lets the text be read at all (``chunk.choices``).
     Names in ``aliases`` may be assigned a text value. ``only_joined`` says whether a list is
-    used for nothing but appending and ``"".join(...)``, to which an empty text adds nothing.
+    used for nothing but appending and ``"".join(...)``, to which an empty text adds nothing;
+    ``is_len`` whether a call is of the builtin ``len`` (``count += len(text)`` adds nothing).
+
+    ``if text is None: continue`` does nothing itself, and the statements after it see a text
+    that is never None; after ``if not text: continue`` they see a text. ``skips`` collects
+    them: they also skip what follows them in the loop body. A statement that
+    yields the text (``yield text``, ``yield {"delta": text}``) does something for an empty text,
+    but only what the generator's consumer sees as one more empty item: with ``collect_yields``,
+    ``yields`` collects it, for an unsafe fix.
     """
 
     def __init__(
@@ -103,14 +111,21 @@ class EmptyText:
         aliases: Sequence[str] = (),
         where: str = "where there is no text",
         only_joined: Callable[[cst.BaseExpression], bool] = lambda node: False,
+        is_len: Callable[[cst.Call], bool] = lambda call: False,
+        collect_yields: bool = False,
     ) -> None:
         self.text_of = text_of
+        self.is_len = is_len
+        self.collect_yields = collect_yields
         self.guard = guard
         self.only_joined = only_joined
         self.aliases = set(aliases)
         self.where = where
         self.names: Dict[str, str] = {}  # aliases assigned so far, and what they may hold
         self.not_none: Set[str] = set()  # code of the text reads known not to be None here
+        # `if not text: continue` (STRONG) and `if text is None: continue` (WEAK) statements
+        self.skips: Dict[cst.If, str] = {}
+        self.yields: List[cst.BaseSmallStatement] = []  # statements yielding an empty text too
 
     def value(self, node: cst.BaseExpression) -> Optional[str]:
         """MAYBE_NONE or STRING when ``node`` is the text, else None."""
@@ -144,10 +159,28 @@ class EmptyText:
 
     def reason(self, statements: Sequence[cst.BaseStatement]) -> Optional[str]:
         """Why one of ``statements`` would do something without text; None when none would."""
-        for statement in statements:
+        for position, statement in enumerate(statements):
+            skipped = self._skipped_without_text(statement)
+            if skipped is not None:
+                self.skips[statement] = skipped
+            if skipped == STRONG:
+                return None  # what follows runs only for a text
+            if skipped == WEAK:
+                return self._reason_with_text_not_none(statement.test.left, statements[position + 1 :])
             reason = self._statement_reason(statement)
             if reason is not None:
                 return reason
+        return None
+
+    def _skipped_without_text(self, statement: cst.BaseStatement) -> Optional[str]:
+        """``if not text: continue`` (STRONG) or ``if text is None: continue`` (WEAK); else None."""
+        if not (isinstance(statement, cst.If) and statement.orelse is None and only_continues(statement.body)):
+            return None
+        test = statement.test
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) and self.value(test.expression) is not None:
+            return STRONG
+        if is_none_test(test) and self.value(test.left) is not None:
+            return WEAK
         return None
 
     def _statement_reason(self, statement: cst.BaseStatement) -> Optional[str]:
@@ -156,7 +189,7 @@ class EmptyText:
             if presence == STRONG:
                 return None
             if presence == WEAK:
-                return self._reason_with_text_not_none(statement)
+                return self._reason_with_text_not_none(_not_none_operand(statement.test), statement.body.body)
         elif isinstance(statement, cst.SimpleStatementLine):
             for small in statement.body:
                 if not self._small_does_nothing(small):
@@ -164,13 +197,15 @@ class EmptyText:
             return None
         return self._runs(statement)
 
-    def _reason_with_text_not_none(self, statement: cst.If) -> Optional[str]:
-        tested = code_of(_not_none_operand(statement.test))
+    def _reason_with_text_not_none(self, text: cst.BaseExpression, statements: Sequence[cst.BaseStatement]) -> Optional[str]:
+        """Why one of ``statements``, run only where ``text`` is not None, would do something
+        for an empty text."""
+        tested = code_of(text)
         known, names = set(self.not_none), dict(self.names)
         self.not_none.add(tested)
         if tested in self.names:
             self.names[tested] = STRING
-        reason = self.reason(statement.body.body)
+        reason = self.reason(statements)
         self.not_none, self.names = known, names
         return reason
 
@@ -192,12 +227,47 @@ class EmptyText:
         if isinstance(small, cst.AugAssign):
             return (
                 isinstance(small.operator, cst.AddAssign)
-                and self.value(small.value) == STRING
+                and (self.value(small.value) == STRING or self._is_text_length(small.value))
                 and _is_plain_target(small.target)
             )
         if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
             return self._is_silent_print(small.value) or self._is_silent_write(small.value) or self._is_joined_append(small.value)
+        if self.collect_yields and isinstance(small, cst.Expr) and isinstance(small.value, cst.Yield) and self._holds_text(small.value.value):
+            self.yields.append(small)
+            return True
         return False
+
+    def _holds_text(self, node: Optional[cst.CSTNode]) -> bool:
+        """Is ``node`` built from the text, never None here, with no call (``text``,
+        ``{"delta": text}, None``, ``f"data: {text}"``)?"""
+        kinds = self._text_reads(node) if isinstance(node, cst.BaseExpression) else None
+        return bool(kinds) and all(kind == STRING for kind in kinds)
+
+    def _text_reads(self, node: cst.CSTNode) -> Optional[List[str]]:
+        """What each read of the text in ``node`` may hold; None when ``node`` runs code."""
+        if isinstance(node, (cst.Call, cst.Await, cst.Lambda, cst.Yield, cst.NamedExpr)):
+            return None
+        kind = self.value(node) if isinstance(node, cst.BaseExpression) else None
+        if kind is not None:
+            return [kind]
+        found: List[str] = []
+        for child in children(node):
+            inner = self._text_reads(child)
+            if inner is None:
+                return None
+            found += inner
+        return found
+
+    def _is_text_length(self, node: cst.BaseExpression) -> bool:
+        """``len(text)``: 0 for an empty text, so ``count += len(text)`` adds nothing."""
+        return (
+            isinstance(node, cst.Call)
+            and self.is_len(node)
+            and len(node.args) == 1
+            and node.args[0].keyword is None
+            and not node.args[0].star
+            and self.value(node.args[0].value) == STRING
+        )
 
     def _is_joined_append(self, call: cst.Call) -> bool:
         """``parts.append(text)`` adds nothing to ``"".join(parts)`` for an empty text, when
@@ -261,6 +331,26 @@ def is_not_none_test(node: cst.BaseExpression) -> bool:
         and isinstance(node.comparisons[0].operator, cst.IsNot)
         and is_constant(node.comparisons[0].comparator, "None")
     )
+
+
+def is_none_test(node: cst.BaseExpression) -> bool:
+    """``x is None``."""
+    return (
+        isinstance(node, cst.Comparison)
+        and len(node.comparisons) == 1
+        and isinstance(node.comparisons[0].operator, cst.Is)
+        and is_constant(node.comparisons[0].comparator, "None")
+    )
+
+
+def only_continues(body: cst.BaseSuite) -> bool:
+    """Is ``body`` (of an ``if``) just ``continue``?"""
+    statements = body.body
+    if isinstance(body, cst.IndentedBlock):
+        if not (len(statements) == 1 and isinstance(statements[0], cst.SimpleStatementLine)):
+            return False
+        statements = statements[0].body
+    return len(statements) == 1 and isinstance(statements[0], cst.Continue)
 
 
 def _not_none_operand(test: cst.BaseExpression) -> cst.BaseExpression:
@@ -338,11 +428,13 @@ def _binds_tighter_than_and(node: cst.BaseExpression) -> bool:
     return not isinstance(node, (cst.NamedExpr, cst.Lambda, cst.IfExp))
 
 
-def wrap(gate: Gate, event: str) -> Callable:
-    """Put the statements under ``if <gate>:``."""
+def wrap(gate: Gate, event: str, leave_out: Sequence[int] = ()) -> Callable:
+    """Put the statements under ``if <gate>:``, but those at the positions ``leave_out``,
+    whose comments go to the statement after them."""
 
     def build(nodes, rewrite):
-        inner = [rewrite(node) for node in nodes]
+        kept = [Segment([position], remove() if position in leave_out else keep()) for position in range(len(nodes))]
+        inner = assemble(kept, nodes, rewrite)
         leading = inner[0].leading_lines
         inner[0] = inner[0].with_changes(leading_lines=[])
         return [cst.If(test=gate_test(gate, event), body=cst.IndentedBlock(body=inner), leading_lines=leading)]

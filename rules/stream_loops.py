@@ -9,6 +9,8 @@ Migrates `create(..., stream=True)` together with the loop that reads the stream
 | `if chunk.choices and chunk.choices[0].delta.content:` / `if delta.content:` | `if event.type == "response.output_text.delta":` |
 | `if chunk.choices and chunk.choices[0].delta.content is not None:` around statements that do nothing for an empty text | `if event.type == "response.output_text.delta":` |
 | `chunk.choices[0].delta.content or ""` | `event.delta` |
+| `if text is None: continue` (`text` holding the delta's content), closing the loop body with statements that read the text | removed; the rest under `if event.type == "response.output_text.delta":` |
+| `if not text: continue`, the same | kept, under the text event's test |
 | `if token := chunk.choices[0].delta.content or "":` | `if event.type == "response.output_text.delta" and (token := event.delta):` |
 | `if chunk.usage:` | `if event.type in ("response.completed", "response.incomplete") and event.response.usage:` |
 | `usage = chunk.usage` | `if event.type in ("response.completed", "response.incomplete"): usage = event.response.usage` |
@@ -54,9 +56,16 @@ for event in stream:
 Safe for the shapes above. A Chat stream's first chunk (the role) and last chunks (the finish
 reason, the usage) carry no text, so a statement that reads the text moves under the text
 event only when it does nothing for an empty text: it is under a test that the text is there,
-or it is `print(text, end="")`, `sys.stdout.write(text)`, `name += text`, `parts.append(text)` for a
-list made with `parts = []` and used only to append and to `"".join(parts)` (each with
-`text or ""` where the text may be None), or it assigns the text to a name read only later in the same loop pass.
+or it is `print(text, end="")`, `sys.stdout.write(text)`, `name += text`, `count += len(text)`,
+`parts.append(text)` for a list made with `parts = []` and used only to append and to
+`"".join(parts)` (each with `text or ""` where the text may be None), or it assigns the text to a
+name read only later in the same loop pass. `if text is None: continue` and `if not text:
+continue` also skip the statements after them, so they must come after every statement that
+does not read the text (the finish reason and the usage come in chunks without text).
+A statement that yields the text (`yield text`, `yield {"delta": text}`, with no call) yields an
+empty text for those chunks, which a Responses stream does not: the generator's consumer gets
+one item less. That fix is unsafe: with `--unsafe-fixes` the call migrates with a `# migrator:`
+comment above it; else it is reported.
 Every statement of the loop body must read the chunk: any other would run once per event
 instead of once per chunk. Anything else blocks the call and is reported: a statement that
 runs for every chunk (a counter, `collected.append(...)` without a test for a list read otherwise, `print(text)`), a
