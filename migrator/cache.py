@@ -17,7 +17,9 @@ timestamp granularity of a read is never missed. What each module of a project i
 (``migrator.project`` reads it when a file's result depends on other modules) is remembered the
 same way, by project, so that checking one file reads again only the modules that changed; and
 what a run found each of its files imports (`ProjectRecord`), with the status of every folder
-and file that was read from, so that a run on the same unchanged files reads no project at all.
+and file that was read from, so that a run on the same unchanged files reads no project at all;
+and the whole of a run (`RunRecord`): the files it found and where their results are, with
+what decided them, so that the same run on an unchanged tree walks no folder either.
 
 Where: `$MIGRATOR_CACHE_DIR` if set; else `.migrator_cache/` in the project root (the nearest
 folder up from the current directory with a `pyproject.toml` or `.git`, else the current
@@ -72,6 +74,7 @@ class Cache:
         self._idle_changed = False
         self._import_indexes: Dict[Path, ImportIndex] = {}  # by project root, opened on first use
         self._project_records: List[ProjectRecord] = []
+        self._run_records: List[RunRecord] = []
 
     # -- files with nothing to report, by status ------------------------------------------
 
@@ -96,7 +99,7 @@ class Cache:
             self._idle_changed = False
         for index in self._import_indexes.values():
             index.save(self._write)
-        for record in self._project_records:
+        for record in [*self._project_records, *self._run_records]:
             record.save(self._write)
 
     def import_index(self, root: Path) -> "ImportIndex":
@@ -113,6 +116,20 @@ class Cache:
         self._project_records.append(record)
         return record
 
+    def run_record(self, paths: Iterable[Path], exclude: Iterable[str]) -> "RunRecord":
+        """What the last run with this configuration, in this directory, on these paths found."""
+        arguments = json.dumps([[str(path) for path in paths], list(exclude)])
+        record = RunRecord(self._per_configuration("runs", arguments), self._started)
+        self._run_records.append(record)
+        return record
+
+    def entry(self, path: Path, key: str, source: bytes) -> Optional[SourceResult]:
+        """The result stored under ``key`` (``key(path, source, facts)``) for ``source``, or None."""
+        try:
+            return decode(json.loads(self._entry(key).read_bytes()), key, source)
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            return None  # missing or corrupt: as good as missing
+
     def _idle_files(self) -> Dict[str, List[int]]:
         if self._idle is None:
             try:
@@ -127,21 +144,17 @@ class Cache:
     def _idle_index(self) -> Path:
         return self._per_configuration("idle")
 
-    def _per_configuration(self, kind: str) -> Path:
+    def _per_configuration(self, kind: str, more: str = "") -> Path:
         """A file of ``kind``, one per configuration and current directory (paths are recorded
-        as the run names them)."""
-        digest = hashlib.sha256(f"{configuration_digest(self.options)}\0{os.getcwd()}".encode()).hexdigest()
+        as the run names them), and ``more``."""
+        digest = hashlib.sha256(f"{configuration_digest(self.options)}\0{os.getcwd()}\0{more}".encode()).hexdigest()
         return self.directory / f"v{FORMAT}" / kind / f"{digest}.json"
 
     # -- results, by content -----------------------------------------------------------
 
     def get(self, path: Path, source: bytes, facts: ProjectFacts = ProjectFacts()) -> Optional[SourceResult]:
         """The stored result for this file content (and these facts of its project), or None if there is none to trust."""
-        key = self.key(path, source, facts)
-        try:
-            return decode(json.loads(self._entry(key).read_bytes()), key, source)
-        except (OSError, ValueError, TypeError, KeyError, AttributeError):
-            return None  # missing or corrupt: as good as missing
+        return self.entry(path, self.key(path, source, facts), source)
 
     def put(self, path: Path, source: bytes, result: SourceResult, facts: ProjectFacts = ProjectFacts()) -> None:
         key = self.key(path, source, facts)
@@ -295,6 +308,57 @@ class ProjectRecord:
         encoded = {path: [dataclasses.asdict(result) for result in results] for path, results in answers.items()}
         if _decoded_answers(json.loads(json.dumps(encoded))) == answers:  # else not held exactly: not recorded
             self._new = {"run": self.run, "inputs": statuses, "answers": encoded}
+
+    def save(self, write) -> None:
+        if self._new is not None:
+            try:
+                write(self.path, json.dumps(self._new).encode())
+            except (OSError, ValueError, TypeError):
+                pass
+            self._new = None
+
+
+class RunRecord:
+    """The files a run was given and found, and for each the key of its result in the cache
+    (None: nothing to show, not even read), with everything that decided them: the status of
+    every folder walked and file read, of the project's folders and modules read, of the
+    gitignore files looked for, and whether each `.git` looked for exists. A later run with the
+    same configuration, folder and arguments, while none of those has changed, takes the results
+    without walking a folder or asking a project: that is most of a warm check of a large tree.
+    A run that found an error, or followed a symlink, is not recorded: what decides them is
+    not in a folder's status."""
+
+    def __init__(self, path: Path, started: int) -> None:
+        self.path = path
+        self._started = started
+        self._new: Optional[Dict[str, Any]] = None
+
+    def files(self) -> Optional[List[Tuple[str, Optional[str]]]]:
+        """``(path, key)`` for each file of the run recorded, or None unless all it was decided by holds."""
+        try:
+            loaded = json.loads(self.path.read_bytes())
+            if not all(_status_of(path) == status for path, status in loaded["statuses"].items()):
+                return None
+            if not all(os.path.lexists(path) == exists for path, exists in loaded["existences"].items()):
+                return None
+            return [(str(path), None if key is None else str(key)) for path, key in loaded["files"]]
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            return None  # missing, corrupt, or from another format: as good as missing
+
+    def put(self, files: List[Tuple[str, Optional[str]]], statuses: Iterable[str], existences: Iterable[str]) -> None:
+        """Record ``files``, decided by the status of ``statuses`` and the existence of
+        ``existences``; not when one of them changed too recently to be told apart from a later change."""
+        recorded = {}
+        for path in statuses:
+            status = _status_of(path)
+            if status is not None and max(status[1], status[2]) >= self._started - RACY_SECONDS * 10**9:
+                return
+            recorded[path] = status
+        self._new = {
+            "statuses": recorded,
+            "existences": {path: os.path.lexists(path) for path in existences},
+            "files": files,
+        }
 
     def save(self, write) -> None:
         if self._new is not None:

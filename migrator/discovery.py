@@ -79,16 +79,35 @@ class DiscoveryError(namedtuple("DiscoveryError", ["path", "reason"])):
         return f"{self.path}: {self.reason}"
 
 
-def discover(paths: Sequence[Path], exclude: Sequence[str] = ()) -> Iterator[Union[Path, DiscoveryError]]:
+def discover(
+    paths: Sequence[Path], exclude: Sequence[str] = (), inputs: Optional[Inputs] = None
+) -> Iterator[Union[Path, DiscoveryError]]:
     """Yield the files to process under `paths`, and a `DiscoveryError` for each bad path.
 
     `exclude` holds fnmatch-style globs matched against a walked path relative to
     the current directory and against its basename (like ruff's `--exclude`).
     Yielded paths are spelled from their argument (`src` gives `src/pkg/a.py`).
+    `inputs`, when given, collects what the answer depends on.
     """
-    walker = _Walker(exclude)
+    walker = _Walker(exclude, inputs)
     for path in paths:
         yield from walker.argument(Path(path))
+
+
+class Inputs:
+    """What a discovery's answer depends on, for a cache to tell whether it still holds: the
+    paths whose status decides it (a folder's changes when an entry is added, removed or
+    renamed; a gitignore file's, when it is written; a missing one's, when it is made) and the
+    paths whose existence does (`.git`, found by name: its status changes with every git
+    command). `known` is false when a status cannot tell: a symlink was followed, and what it
+    points to can change while nothing the walk saw does."""
+
+    __slots__ = ("statuses", "existences", "known")
+
+    def __init__(self) -> None:
+        self.statuses: Set[str] = set()
+        self.existences: Set[str] = set()
+        self.known = True
 
 
 # --- gitignore ---------------------------------------------------------------
@@ -349,11 +368,14 @@ def _read_ignore_file(file: str, base: str) -> Optional[_IgnoreFile]:
     )
 
 
-def _repository_root(directory: str) -> Optional[str]:
-    """The nearest ancestor of `directory` (inclusive) holding a `.git`, if any."""
+def _repository_root(directory: str, looked_for: Set[str]) -> Optional[str]:
+    """The nearest ancestor of `directory` (inclusive) holding a `.git`, if any; `looked_for`
+    collects the paths looked for."""
     current = directory
     while True:
-        if os.path.lexists(os.path.join(current, ".git")):
+        marker = os.path.join(current, ".git")
+        looked_for.add(marker)
+        if os.path.lexists(marker):
             return current
         parent = os.path.dirname(current)
         if parent == current:
@@ -361,14 +383,15 @@ def _repository_root(directory: str) -> Optional[str]:
         current = parent
 
 
-def _inherited_ignore_files(root: str) -> List[Tuple[str, str]]:
+def _inherited_ignore_files(root: str, looked_for: Set[str]) -> List[Tuple[str, str]]:
     """(file, base) of the ignore files that apply to `root` from above it, lowest precedence first.
 
     That is `.git/info/exclude` and the `.gitignore` files of the repository root
     down to `root`'s parent; `root`'s own `.gitignore` is read when it is walked.
-    Outside a repository nothing above `root` applies.
+    Outside a repository nothing above `root` applies. `looked_for` collects the paths whose
+    existence decides where the repository starts.
     """
-    repo = _repository_root(root)
+    repo = _repository_root(root, looked_for)
     if repo is None:
         return []
     files = []
@@ -412,14 +435,18 @@ class _Directory(
 class _Walker:
     """The state of one `discover` run: what was seen, and the --exclude globs."""
 
-    def __init__(self, exclude: Sequence[str]) -> None:
+    def __init__(self, exclude: Sequence[str], inputs: Optional[Inputs] = None) -> None:
         self.exclude = tuple(posixpath.normpath(glob) for glob in exclude)
+        self.inputs = inputs
         self.cwd_prefix = os.path.join(os.getcwd(), "")
         self.seen_files: Set[str] = set()  # real paths already yielded
         self.walked_dirs: Set[str] = set()  # real paths of directories already walked
 
     def argument(self, path: Path) -> Iterator[Union[Path, DiscoveryError]]:
         """Everything one command-line path stands for."""
+        if self.inputs is not None:
+            self.inputs.statuses.add(os.path.abspath(path))
+            self.inputs.known = self.inputs.known and not os.path.islink(path)
         if path.is_dir():
             yield from self._walk_root(path)
         elif path.is_file():
@@ -446,7 +473,8 @@ class _Walker:
         generators, so that each file is yielded once instead of once per ancestor.
         """
         abs_root = os.path.abspath(path)
-        ignore_files = yield from self._with_ignore_files((), _inherited_ignore_files(abs_root))
+        looked_for = self.inputs.existences if self.inputs is not None else set()
+        ignore_files = yield from self._with_ignore_files((), _inherited_ignore_files(abs_root, looked_for))
         tree = os.path.realpath(path)
         ancestors: Set[str] = set()  # real paths of the directories on the stack
         root = yield from self._enter(path, abs_root, tree, ignore_files, ancestors)
@@ -459,17 +487,19 @@ class _Walker:
                     is_dir = entry.is_dir()  # follows symlinks
                 except OSError:  # cannot be told: treated as not a directory
                     is_dir = False
+                abs_path = directory.abs_prefix + name
                 if is_dir:
-                    if _is_skipped_dir(entry):
+                    if self._is_skipped_dir(entry, abs_path):
                         continue
                 elif not name.endswith(SOURCE_SUFFIXES):
                     continue
-                abs_path = directory.abs_prefix + name
                 # Most runs have no --exclude, and most files no ignore pattern for files: no matching then.
                 ignores = directory.directory_ignores if is_dir else directory.file_ignores
                 if (self.exclude or ignores) and (self._is_excluded(abs_path) or _is_ignored(ignores, name, is_dir)):
                     continue
                 if entry.is_symlink():
+                    if self.inputs is not None:
+                        self.inputs.known = False
                     real = os.path.realpath(entry.path)
                     problem = _symlink_problem(entry.path, real, tree)
                     if problem is not None:
@@ -534,6 +564,16 @@ class _Walker:
             entries=iter(entries),
         )
 
+    def _is_skipped_dir(self, entry: os.DirEntry[str], abs_path: str) -> bool:
+        """Whether a directory is never walked: tool directories and virtualenvs."""
+        name = entry.name
+        if name in SKIPPED_DIR_NAMES or name.endswith(SKIPPED_DIR_SUFFIXES):
+            return True
+        if self.inputs is not None:
+            # Its entries decide what it yields when it is walked, and its marker whether it is.
+            self.inputs.statuses.add(abs_path)
+        return os.path.isfile(os.path.join(entry.path, VENV_MARKER))
+
     def _is_excluded(self, abs_path: str) -> bool:
         """Whether an --exclude glob matches the path (relative to the cwd) or its basename."""
         if not self.exclude:
@@ -552,6 +592,8 @@ class _Walker:
         """
         loaded = list(ignore_files)
         for file, base in candidates:
+            if self.inputs is not None:
+                self.inputs.statuses.add(os.path.abspath(file))
             try:
                 ignore_file = _read_ignore_file(file, base)
             except OSError as exc:
@@ -562,12 +604,6 @@ class _Walker:
         return tuple(loaded)
 
 
-def _is_skipped_dir(entry: os.DirEntry[str]) -> bool:
-    """Whether a directory is never walked: tool directories and virtualenvs."""
-    name = entry.name
-    if name in SKIPPED_DIR_NAMES or name.endswith(SKIPPED_DIR_SUFFIXES):
-        return True
-    return os.path.isfile(os.path.join(entry.path, VENV_MARKER))
 
 
 def _symlink_problem(path: str, target: str, tree: str) -> Optional[str]:

@@ -14,11 +14,11 @@ import os
 import re
 from collections import deque
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Deque, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Callable, Deque, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
-from migrator.discovery import DiscoveryError, discover
+from migrator.discovery import DiscoveryError, Inputs, discover
 from migrator.model import FileResult, ImportedResult, Options, ProjectFacts, SourceResult
 from migrator.prefilter import Needs, is_candidate, needed_texts
 from migrator.screen import needs_libcst
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
     import libcst as cst
 
-    from migrator.cache import Cache
+    from migrator.cache import Cache, RunRecord
     from migrator.project import Project
 
 # Below this many files, a run is too small for worker processes to pay off.
@@ -192,14 +192,44 @@ def run(
     cannot hold a finding (not a candidate), or is not read, comes back without its source
     (empty ``source`` and ``output``): nothing is shown of it. A file whose result depends on
     other modules is transformed again with what ``project`` (by default, the project each file
-    belongs to) says of it.
+    belongs to) says of it. With ``cache`` (and the default project), a run like the last one,
+    on files, folders and modules none of which changed since, takes the last run's results
+    (``RunRecord``).
     """
-    from migrator.project import Project
+    record = cache.run_record(paths, exclude) if cache is not None and project is None else None
+    replayed = _replayed(record, cache) if record is not None else None
+    if replayed is not None:
+        return Results(len(replayed), iter(replayed))
+    from migrator.project import Project  # a run the record answers needs no project
 
-    files = list(discover(paths, exclude))
+    inputs = Inputs() if record is not None else None
+    files = list(discover(paths, exclude, inputs))
     project = project or Project(cache=cache)
     project.give(item for item in files if isinstance(item, Path))
-    return Results(len(files), _results(files, options, jobs, cache, project))
+    recording = _Recording(record, inputs, project) if record is not None and inputs is not None and inputs.known else None
+    return Results(len(files), _results(files, options, jobs, cache, project, recording))
+
+
+def _replayed(record: "RunRecord", cache: Cache) -> Optional[List[FileResult]]:
+    """The last run's results, as ``record`` holds them; None when it holds none, or one of its
+    results is no longer in the cache."""
+    files = record.files()
+    if files is None:
+        return None
+    results = []
+    for name, key in files:
+        path = Path(name)
+        if key is None:
+            results.append(FileResult(path=path, result=SourceResult(source=b"", output=b"")))
+            continue
+        try:
+            result = cache.entry(path, key, read_source(path))
+        except SourceError:
+            return None
+        if result is None:
+            return None
+        results.append(FileResult(path=path, result=result))
+    return results
 
 
 def _is_notebook(item: Union[Path, DiscoveryError]) -> bool:
@@ -213,7 +243,12 @@ def _notebook_code(source: bytes) -> bytes:
 
 
 def _results(
-    files: List[Union[Path, DiscoveryError]], options: Options, jobs: Optional[int], cache: Optional[Cache], project: Project
+    files: List[Union[Path, DiscoveryError]],
+    options: Options,
+    jobs: Optional[int],
+    cache: Optional[Cache],
+    project: Project,
+    recording: Optional[_Recording] = None,
 ) -> Iterator[FileResult]:
     needs = needed_texts(options.select, options.ignore)
     workers = min(jobs or os.cpu_count() or 1, len(files))
@@ -221,14 +256,51 @@ def _results(
         pool = _Pool(workers)
         try:
             pipeline = _Pipeline(options, needs, cache, project, pool.submit).serving(project)
-            yield from _in_order(files, pipeline, candidates=CANDIDATES_PER_WORKER * workers, waiting=WAITING_FILES)
+            for result in _in_order(files, pipeline, candidates=CANDIDATES_PER_WORKER * workers, waiting=WAITING_FILES):
+                yield result
+                if recording is not None:
+                    recording.add(result, pipeline.keys.get(result.path))
         finally:
             pool.shutdown()
     else:
-        yield from _in_order(files, _Pipeline(options, needs, cache, project, _now).serving(project), candidates=1, waiting=1)
+        pipeline = _Pipeline(options, needs, cache, project, _now).serving(project)
+        for result in _in_order(files, pipeline, candidates=1, waiting=1):
+            yield result
+            if recording is not None:
+                recording.add(result, pipeline.keys.get(result.path))
     if cache:
         project.record()
+        if recording is not None:
+            recording.put()
         cache.save()
+
+
+class _Recording:
+    """A run's results as a ``RunRecord`` holds them, gathered as they come: each file's cache
+    key, or None for a file with nothing to show (it comes back as a file the cache knows to be
+    idle does), with what decided them. A run with an error is not recorded: what made it (a
+    file unreadable, say) may not show in a status."""
+
+    def __init__(self, record: RunRecord, inputs: Inputs, project: Project) -> None:
+        self.record = record
+        self.inputs = inputs
+        self.project = project
+        self.files: Optional[List[Tuple[str, Optional[str]]]] = []
+
+    def add(self, result: FileResult, key: Optional[str]) -> None:
+        if self.files is None:
+            return
+        shown = result.changed or bool(result.findings)
+        if result.error is not None or (shown and key is None):
+            self.files = None
+        else:
+            self.files.append((str(result.path), key if shown else None))
+
+    def put(self) -> None:
+        if self.files is not None:
+            files = (os.path.abspath(name) for name, _ in self.files)
+            statuses = {*self.inputs.statuses, *files, *map(str, self.project.inputs())}
+            self.record.put(self.files, statuses, self.inputs.existences)
 
 
 class _Pool:
@@ -301,6 +373,8 @@ class _Pipeline:
     cache: Optional[Cache]
     project: Project
     submit: Callable[..., Union[FileResult, Future[FileResult]]]
+    # The cache key of each candidate's final result: what a `RunRecord` keeps of it.
+    keys: Dict[Path, str] = field(default_factory=dict)
 
     def serving(self, project: Project) -> "_Pipeline":
         """This pipeline, which ``project`` now asks for the results of other modules."""
@@ -340,7 +414,9 @@ class _Pipeline:
         result = entry.outcome if isinstance(entry.outcome, FileResult) else entry.outcome.result()
         if self.cache and result.result is not None and not entry.cached:
             self.cache.put(entry.path, entry.source, result.result, entry.facts)
-        final = self._with_project(entry.path, entry.source, entry.facts, result)
+        final, facts = self._with_project(entry.path, entry.source, entry.facts, result)
+        if self.cache and final.result is not None:
+            self.keys[entry.path] = self.cache.key(entry.path, entry.source, facts)
         if final.changed:  # it may be written before another module's migration reads it
             self.project.remember(entry.path, entry.source)
         return self._noted(final, entry.status if not entry.facts.results else None)
@@ -354,7 +430,7 @@ class _Pipeline:
             first = FileResult(path=path, result=self._transformed(path, source, facts))
         except Exception:  # its own run reports why; what it returns is unknown
             return None
-        return self._with_project(path, source, facts, first).result
+        return self._with_project(path, source, facts, first)[0].result
 
     def remembered(self, path: Path, source: bytes) -> Optional[SourceResult]:
         """The cached result of ``source`` as a module on its own; None when there is none."""
@@ -382,9 +458,11 @@ class _Pipeline:
             self.cache.put(path, source, result, facts)
         return result
 
-    def _with_project(self, path: Path, source: bytes, used: ProjectFacts, result: FileResult) -> FileResult:
-        """The result again, when the file's project says other than it was transformed with."""
-        return _consistent(*self._rounds(path, source, used, result))
+    def _with_project(self, path: Path, source: bytes, used: ProjectFacts, result: FileResult) -> Tuple[FileResult, ProjectFacts]:
+        """The result again, when the file's project says other than it was transformed with;
+        and the facts it was last transformed with."""
+        final, facts = self._rounds(path, source, used, result)
+        return _consistent(final, facts), facts
 
     def _rounds(
         self, path: Path, source: bytes, used: ProjectFacts, result: FileResult, results: Optional[Tuple[ImportedResult, ...]] = None

@@ -211,9 +211,9 @@ class Project:
         """Hands the cache what this run found each file imports, with what that was read from,
         for the next run on the same files."""
         if self._record is not None and self._answered:
-            self._record.put({**self._recorded_answers(), **self._answered}, self._inputs())
+            self._record.put({**self._recorded_answers(), **self._answered}, self.inputs())
 
-    def _inputs(self) -> Set[Path]:
+    def inputs(self) -> Set[Path]:
         """The folders and files this run's answers were read from: a folder for its listing
         (the modules, packages and project markers in it), a file for its text."""
         inputs = {*self.given, *self._read}

@@ -6,6 +6,7 @@ import os
 import shutil
 import time
 from pathlib import Path
+from typing import Optional
 
 import pytest
 from typer.testing import CliRunner
@@ -249,10 +250,17 @@ def test_a_corrupt_index_of_idle_files_is_ignored(idle_tree: Path, monkeypatch, 
     reads(idle_tree, Options(), monkeypatch)
     [index] = (idle_tree.parent / "cache").glob("v*/idle/*.json")
     index.write_text('{"' + str(idle_tree / "plain.py") + '": ' + entry + ', "' + str(idle_tree / "quiet.py") + '": []}')
+    forget_runs(idle_tree.parent / "cache")  # the last run's record would answer first
     assert reads(idle_tree, Options(), monkeypatch) == ["call.py", "plain.py", "quiet.py"]
     index.write_text("[1, 2, 3]")  # not an index at all
+    forget_runs(idle_tree.parent / "cache")
     assert reads(idle_tree, Options(), monkeypatch) == ["call.py", "plain.py", "quiet.py"]
     assert reads(idle_tree, Options(), monkeypatch) == ["call.py"]
+
+
+def forget_runs(directory: Path) -> None:
+    for record in directory.glob("v*/runs/*.json"):
+        record.unlink()
 
 
 # --- where it lives, and the command line -------------------------------------------------------
@@ -302,3 +310,167 @@ def test_a_project_record_reads_back_what_it_recorded_and_nothing_from_a_corrupt
     for corrupt in (b"", b"[]", b'{"run": "run", "inputs": [], "answers": {}}', b'{"run": "run", "inputs": {}, "answers": {"a.py": [{"name": 1}]}}'):
         (tmp_path / "record.json").write_bytes(corrupt)
         assert ProjectRecord(tmp_path / "record.json", "run", 0).answers() == {}
+
+
+# --- a run like the last one, on what decided it unchanged --------------------------------------
+
+LLM_MODULE = (
+    "import openai\n\n"
+    "def complete(prompt):\n"
+    "    return openai.chat.completions.create(model='gpt-4o-mini', messages=[{'role': 'user', 'content': prompt}])\n"
+)
+
+
+class RunTree:
+    """A project whose every file and folder is dated in the past, each state at another date:
+    a file system's timestamps have a granularity, and a change made within it of the run that
+    recorded the folder would not show (the racy window, tested on its own, guards real runs)."""
+
+    def __init__(self, root: Path, monkeypatch: pytest.MonkeyPatch, files: Optional[dict] = None) -> None:
+        monkeypatch.setattr(cache_module, "RACY_SECONDS", 0)
+        self.root = root
+        self.cache = root.parent / "cache"
+        self.walks = 0
+        real_discover = engine.discover
+
+        def counting_discover(*args, **kwargs):
+            self.walks += 1
+            return real_discover(*args, **kwargs)
+
+        monkeypatch.setattr(engine, "discover", counting_discover)
+        self.date = 1_000_000_000
+        self.write(files or {
+            "pyproject.toml": "[project]\nname = 'demo'\n",
+            ".gitignore": "generated/\n",
+            "llm.py": LLM_MODULE,
+            "app/service.py": "from llm import complete\nprint(complete('hi').choices[0].message.content)\n",
+            "app/call.py": CALL.decode(),
+            "app/plain.py": "x = 1\n",
+            "app/generated/old.py": CALL.decode(),
+            "app/tools/quiet.py": QUIET_CANDIDATE.decode(),
+            "app/docs/README.md": "# Notes\n",
+            "app/env/pyvenv.cfg": "home = /usr\n",
+            "app/env/vendored.py": CALL.decode(),
+        })
+
+    def write(self, files: dict) -> None:
+        """Write (None: remove) ``files``; date what that changes, and nothing else."""
+        changed = set()
+        for name, text in files.items():
+            path = self.root / name
+            for folder in reversed(path.parents):
+                if not folder.exists():
+                    folder.mkdir()
+                    changed.update({folder, folder.parent})
+            if text is None:
+                path.unlink()
+                changed.add(path.parent)
+            else:
+                if not path.exists():
+                    changed.add(path.parent)
+                path.write_text(text)
+                changed.add(path)
+        self.date += 10
+        for path in changed if self.date > 1_000_000_010 else [self.root, *self.root.rglob("*")]:
+            os.utime(path, ns=(self.date * 10**9, self.date * 10**9))
+
+    def run(self, *paths: str, cache: bool = True) -> list:
+        """What a run reports, and whether it walked the tree."""
+        walks = self.walks
+        store = Cache(self.cache, Options()) if cache else None
+        results = engine.run([self.root / path for path in paths], Options(), jobs=1, cache=store)
+        reported = [(r.path, r.error, r.findings, r.result.output if r.changed else None) for r in results]
+        return reported + [("walked", self.walks > walks)]
+
+    def same_as_without_cache(self, *paths: str) -> bool:
+        """Does a run report what a run without a cache does (and without walking the tree)?"""
+        fresh = self.run(*paths, cache=False)[:-1] + [("walked", False)]
+        return self.run(*paths) == fresh
+
+
+def test_a_run_like_the_last_one_takes_its_results_while_nothing_that_decided_them_changed(tmp_path, monkeypatch):
+    """A warm check of a large tree spends most of its time walking folders and asking the
+    project about each file. A run with the same configuration, folder and arguments takes the
+    last one's results while no folder walked, file read, gitignore or module of the project
+    has changed; each change below makes the next run walk again, and report what a run
+    without a cache does."""
+    tree = RunTree(tmp_path / "project", monkeypatch)
+    first = tree.run(".")
+    assert first[-1] == ("walked", True) and any(path.name == "call.py" for path, *_ in first[:-1])
+    assert tree.same_as_without_cache(".")
+    assert tree.run("app") != tree.run("app", cache=False)[:-1] + [("walked", False)]  # other arguments: walked first
+
+    changes = [
+        {"app/tools/new.py": CALL.decode()},  # a file added to a folder walked
+        {"app/tools/new.py": None},  # and removed
+        {"app/docs/new.py": CALL.decode()},  # a file added to a folder that held none
+        {"app/env/pyvenv.cfg": None},  # a virtualenv's folder becomes a plain one
+        {"app/call.py": CALL.decode() + "\n"},  # a file given changes
+        {".gitignore": "generated/\ncall.py\n"},  # what a gitignore says
+        {"app/.gitignore": "plain.py\n"},  # a gitignore made in a folder walked
+        {"app/tools/pyvenv.cfg": "home = /usr\n"},  # a folder becomes a virtualenv
+        {"app/tools/pyvenv.cfg": None},  # and stops being one
+        {"../.git/info/exclude": "plain.py\n"},  # a repository begins above the project: its ignore files apply
+        {"llm.py": LLM_MODULE.replace("model='gpt-4o-mini',", "model='gpt-4o-mini', n=2,")},  # a module outside `app`
+    ]
+    assert_each_change_shows(tree, changes, arguments=(".", "app"))
+
+
+def test_a_run_of_modules_that_import_nothing_of_their_project_is_decided_by_its_walk(tmp_path, monkeypatch):
+    """Where the project is not listed, the folders walked are all that say a file was added."""
+    files = {"pyproject.toml": "", "call.py": CALL.decode(), "docs/README.md": "# Notes\n", "env/pyvenv.cfg": "home = /usr\n", "env/vendored.py": CALL.decode()}
+    tree = RunTree(tmp_path / "project", monkeypatch, files)
+    changes = [{"docs/new.py": CALL.decode()}, {"env/pyvenv.cfg": None}, {".gitignore": "env/\n"}]
+    assert_each_change_shows(tree, changes, arguments=(".", "docs"))
+
+
+def assert_each_change_shows(tree: RunTree, changes: list, arguments: tuple) -> None:
+    """Each change makes the next runs report what runs without a cache do, where they would
+    take the last run's results but for it."""
+    for change in changes:
+        before = {paths: tree.run(paths, cache=False)[:-1] for paths in arguments}
+        for paths in arguments:
+            tree.run(paths)  # recorded
+            assert tree.run(paths) == before[paths] + [("walked", False)], (change, paths)
+        tree.write(change)
+        after = {paths: tree.run(paths, cache=False)[:-1] for paths in arguments}
+        assert after != before, change  # what a run reports changes with it
+        for paths in arguments:
+            assert tree.run(paths)[:-1] == after[paths], (change, paths)
+
+
+def test_a_run_is_not_recorded_when_a_status_would_not_tell_what_decided_it(tmp_path, monkeypatch):
+    """A file that cannot be processed may become processable with no status changing (a
+    permission, a locale), and a symlink's target may change where the walk did not look."""
+    tree = RunTree(tmp_path / "project", monkeypatch)
+    tree.write({"app/broken.py": "import openai\nopenai.chat.completions.create(\n"})
+    tree.run(".")
+    assert tree.run(".")[-1] == ("walked", True)
+    tree.write({"app/broken.py": None})
+    (tree.root / "app" / "linked").symlink_to(tree.root / "app" / "tools")
+    tree.run(".")
+    assert tree.run(".")[-1] == ("walked", True)
+    (tree.root / "app" / "linked").unlink()
+    tree.write({})
+    tree.run(".")
+    assert tree.run(".")[-1] == ("walked", False)
+
+
+def test_a_run_is_not_recorded_from_what_changed_too_recently_to_tell_apart(tmp_path, monkeypatch):
+    tree = RunTree(tmp_path / "project", monkeypatch)
+    monkeypatch.setattr(cache_module, "RACY_SECONDS", 3)  # the files were written (their change time) just now
+    tree.run(".")
+    assert tree.run(".")[-1] == ("walked", True)
+
+
+def test_a_run_with_a_record_that_does_not_hold_walks_again(tmp_path, monkeypatch):
+    tree = RunTree(tmp_path / "project", monkeypatch)
+    expected = tree.run(".", cache=False)[:-1]
+    tree.run(".")
+    [record] = tree.cache.glob("v*/runs/*.json")
+    for corrupt in (b"", b"[]", b'{"statuses": {}, "existences": {}, "files": [["a.py", 3]]}'):
+        record.write_bytes(corrupt)
+        assert tree.run(".") == expected + [("walked", True)]
+    for entry in tree.cache.glob("v*/??/*.json"):  # the results it points to are gone
+        entry.unlink()
+    assert tree.run(".") == expected + [("walked", True)]
