@@ -337,27 +337,37 @@ class RunRecord:
         """``(path, key)`` for each file of the run recorded, or None unless all it was decided by holds."""
         try:
             loaded = json.loads(self.path.read_bytes())
+            if not all(_status_of(path) == status for path, _, status in loaded["files"]):
+                return None
             if not all(_status_of(path) == status for path, status in loaded["statuses"].items()):
                 return None
             if not all(os.path.lexists(path) == exists for path, exists in loaded["existences"].items()):
                 return None
-            return [(str(path), None if key is None else str(key)) for path, key in loaded["files"]]
+            return [(str(path), None if key is None else str(key)) for path, key, _ in loaded["files"]]
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             return None  # missing, corrupt, or from another format: as good as missing
 
     def put(self, files: List[Tuple[str, Optional[str]]], statuses: Iterable[str], existences: Iterable[str]) -> None:
-        """Record ``files``, decided by the status of ``statuses`` and the existence of
-        ``existences``; not when one of them changed too recently to be told apart from a later change."""
-        recorded = {}
-        for path in statuses:
+        """Record ``files`` (their paths as the run names them), decided by their status, the
+        status of ``statuses`` (absolute paths) and the existence of ``existences``; not when
+        one of them changed too recently to be told apart from a later change."""
+        recent = self._started - RACY_SECONDS * 10**9
+        recorded_files = []
+        for path, key in files:
             status = _status_of(path)
-            if status is not None and max(status[1], status[2]) >= self._started - RACY_SECONDS * 10**9:
+            if status is None or max(status[1], status[2]) >= recent:
+                return
+            recorded_files.append([path, key, status])
+        recorded = {}
+        for path in set(statuses) - {os.path.abspath(path) for path, _ in files}:
+            status = _status_of(path)
+            if status is not None and max(status[1], status[2]) >= recent:
                 return
             recorded[path] = status
         self._new = {
+            "files": recorded_files,
             "statuses": recorded,
             "existences": {path: os.path.lexists(path) for path in existences},
-            "files": files,
         }
 
     def save(self, write) -> None:

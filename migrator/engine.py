@@ -298,8 +298,7 @@ class _Recording:
 
     def put(self) -> None:
         if self.files is not None:
-            files = (os.path.abspath(name) for name, _ in self.files)
-            statuses = {*self.inputs.statuses, *files, *map(str, self.project.inputs())}
+            statuses = {*self.inputs.statuses, *map(str, self.project.inputs())}
             self.record.put(self.files, statuses, self.inputs.existences)
 
 
