@@ -51,6 +51,8 @@ FORMAT = 2  # the entry format; entries of another format are never read
 # How long before a run a file must have last changed for the run to remember it as idle: more
 # than the timestamp granularity of common file systems (FAT's is 2 s).
 RACY_SECONDS = 3
+# How many runs, each with other arguments, are remembered whole (`RunRecord`).
+RUN_RECORDS = 8
 DIRECTORY_NAME = ".migrator_cache"
 ENVIRONMENT_VARIABLE = "MIGRATOR_CACHE_DIR"
 PROJECT_MARKERS = ("pyproject.toml", ".git")
@@ -371,9 +373,14 @@ class RunRecord:
         }
 
     def save(self, write) -> None:
+        """Write the record, and forget the least recently written beyond ``RUN_RECORDS``: each
+        set of arguments (the files of each commit, for a pre-commit hook) has its own."""
         if self._new is not None:
             try:
                 write(self.path, json.dumps(self._new).encode())
+                records = sorted(self.path.parent.glob("*.json"), key=lambda record: record.stat().st_mtime_ns, reverse=True)
+                for record in records[RUN_RECORDS:]:
+                    record.unlink()
             except (OSError, ValueError, TypeError):
                 pass
             self._new = None

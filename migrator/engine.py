@@ -175,6 +175,12 @@ class Results:
         return self._results
 
 
+# The result of a file with nothing to show (not read, or read and found to hold nothing): one
+# value for all of them, since a result is never changed; a warm run of a large tree has
+# thousands.
+NOTHING_TO_SHOW = SourceResult(source=b"", output=b"")
+
+
 def run(
     paths: Sequence[Path],
     options: Options = Options(),
@@ -220,7 +226,7 @@ def _replayed(record: "RunRecord", cache: Cache) -> Optional[List[FileResult]]:
     for name, key in files:
         path = Path(name)
         if key is None:
-            results.append(FileResult(path=path, result=SourceResult(source=b"", output=b"")))
+            results.append(FileResult(path, NOTHING_TO_SHOW))
             continue
         try:
             result = cache.entry(path, key, read_source(path))
@@ -394,14 +400,14 @@ class _Pipeline:
         except Exception as error:  # one file's project must not stop the run
             return FileResult(path=item, error=_describe(error))
         if not facts.results and status is not None and self.cache and self.cache.is_idle(item, status):
-            return FileResult(path=item, result=SourceResult(source=b"", output=b""))
+            return FileResult(path=item, result=NOTHING_TO_SHOW)
         try:
             source = read_source(item)
             code = _notebook_code(source) if _is_notebook(item) else source  # a bad notebook raises
         except SourceError as error:
             return FileResult(path=item, error=str(error))
         if not facts.results and not is_candidate(code, self.needs):
-            return self._noted(FileResult(path=item, result=SourceResult(source=b"", output=b"")), status)
+            return self._noted(FileResult(path=item, result=NOTHING_TO_SHOW), status)
         cached = self.cache.get(item, source, facts) if self.cache else None
         if cached is not None:
             return _Transforming(item, source, status, FileResult(path=item, result=cached), cached=True, facts=facts)

@@ -164,9 +164,9 @@ class ProjectFacts:
         return next((r for r in self.results if r.name == name), None)
 
 
-@dataclass
+@dataclass(frozen=True)
 class SourceResult:
-    """What the engine made of one source text."""
+    """What the engine made of one source text: a value, never changed once made."""
 
     source: bytes
     output: bytes  # equal to source when nothing changed

@@ -474,3 +474,16 @@ def test_a_run_with_a_record_that_does_not_hold_walks_again(tmp_path, monkeypatc
     for entry in tree.cache.glob("v*/??/*.json"):  # the results it points to are gone
         entry.unlink()
     assert tree.run(".") == expected + [("walked", True)]
+
+
+def test_only_the_last_runs_with_other_arguments_are_kept(tmp_path, monkeypatch):
+    """A pre-commit hook checks other files at each commit: each set has its own record, and
+    the cache keeps the last few."""
+    monkeypatch.setattr(cache_module, "RUN_RECORDS", 2)
+    tree = RunTree(tmp_path / "project", monkeypatch)
+    for paths in ("app/call.py", "app/plain.py", "app"):
+        tree.run(paths)
+        time.sleep(0.01)  # one record after the other
+    assert len(list(tree.cache.glob("v*/runs/*.json"))) == 2
+    assert tree.run("app")[-1] == ("walked", False) and tree.run("app/plain.py")[-1] == ("walked", False)
+    assert tree.run("app/call.py")[-1] == ("walked", True)
