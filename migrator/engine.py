@@ -258,22 +258,17 @@ def _results(
 ) -> Iterator[FileResult]:
     needs = needed_texts(options.select, options.ignore)
     workers = min(jobs or os.cpu_count() or 1, len(files))
-    if workers > 1 and len(files) >= PARALLEL_THRESHOLD:
-        pool = _Pool(workers)
-        try:
-            pipeline = _Pipeline(options, needs, cache, project, pool.submit).serving(project)
-            for result in _in_order(files, pipeline, candidates=CANDIDATES_PER_WORKER * workers, waiting=WAITING_FILES):
-                yield result
-                if recording is not None:
-                    recording.add(result, pipeline.keys.get(result.path))
-        finally:
-            pool.shutdown()
-    else:
-        pipeline = _Pipeline(options, needs, cache, project, _now).serving(project)
-        for result in _in_order(files, pipeline, candidates=1, waiting=1):
+    pool = _Pool(workers) if workers > 1 and len(files) >= PARALLEL_THRESHOLD else None
+    try:
+        pipeline = _Pipeline(options, needs, cache, project, pool.submit if pool else _now).serving(project)
+        candidates, waiting = (CANDIDATES_PER_WORKER * workers, WAITING_FILES) if pool else (1, 1)
+        for result in _in_order(files, pipeline, candidates, waiting):
             yield result
             if recording is not None:
                 recording.add(result, pipeline.keys.get(result.path))
+    finally:
+        if pool:
+            pool.shutdown()
     if cache:
         project.record()
         if recording is not None:
