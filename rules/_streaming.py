@@ -179,7 +179,7 @@ class EmptyText:
         test = statement.test
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) and self.value(test.expression) is not None:
             return STRONG
-        if is_none_test(test) and self.value(test.left) is not None:
+        if _is_none_test(test) and self.value(test.left) is not None:
             return WEAK
         return None
 
@@ -325,20 +325,19 @@ class EmptyText:
 
 def is_not_none_test(node: cst.BaseExpression) -> bool:
     """``x is not None``."""
-    return (
-        isinstance(node, cst.Comparison)
-        and len(node.comparisons) == 1
-        and isinstance(node.comparisons[0].operator, cst.IsNot)
-        and is_constant(node.comparisons[0].comparator, "None")
-    )
+    return _compares_with_none(node, cst.IsNot)
 
 
-def is_none_test(node: cst.BaseExpression) -> bool:
+def _is_none_test(node: cst.BaseExpression) -> bool:
     """``x is None``."""
+    return _compares_with_none(node, cst.Is)
+
+
+def _compares_with_none(node: cst.BaseExpression, operator: type) -> bool:
     return (
         isinstance(node, cst.Comparison)
         and len(node.comparisons) == 1
-        and isinstance(node.comparisons[0].operator, cst.Is)
+        and isinstance(node.comparisons[0].operator, operator)
         and is_constant(node.comparisons[0].comparator, "None")
     )
 
