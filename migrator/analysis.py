@@ -251,6 +251,29 @@ class ModuleAnalysis:
         writes = tuple(write for each in found for write in each.writes)
         return BuiltDict(name, writes, tuple(function for each in found for function in each.functions))
 
+    def passed_by_every_call(self, param: cst.Param) -> Optional[List[cst.BaseExpression]]:
+        """What each call gives ``param``, a parameter of a function (or of a class's
+        ``__init__``) that only this module calls, no other module of the project importing it:
+        its argument, or the parameter's default; None when some call cannot be told (``*args``,
+        a function used other than by calling it) or there is no call."""
+        function = self.nodes.enclosing(param, cst.FunctionDef)
+        if function is None:
+            return None
+        outermost = function
+        while self.nodes.parents.get(outermost) is not self.module:
+            outermost = self.nodes.enclosing(outermost, (cst.FunctionDef, cst.ClassDef))
+            if outermost is None:
+                return None
+        if self.project.importers_of(outermost.name.value):
+            return None  # other modules may pass anything
+        cls = self.nodes.enclosing(function, cst.ClassDef)
+        constructor = cls is not None and self.nodes.parents.get(function) is cls.body and function.name.value == "__init__"
+        calls = self.flow.constructions(cls) if constructor else self.flow.callers(function)
+        if not calls:
+            return None
+        passed = [self.flow.passed(function, call, param, bound=True if constructor else None) for call in calls]
+        return None if None in passed else passed  # type: ignore[return-value]
+
     def _dict_given_elsewhere(self, function: cst.FunctionDef) -> Optional[str]:
         """Why rewriting the keys ``function`` returns would change code other than legacy calls; None when it would not."""
         name = function.name.value

@@ -242,27 +242,8 @@ class _ClientProof:
     def _passed_by_every_call(self, param: cst.Param, none_allowed: bool) -> Origins:
         """An unannotated parameter of a function (or a class's ``__init__``) that only this
         module calls, no other module of the project importing it: what every call passes."""
-        analysis = self.analysis
-        function = analysis.nodes.enclosing(param, cst.FunctionDef)
-        if function is None:
-            return None
-        outermost = function
-        while analysis.nodes.parents.get(outermost) is not analysis.module:
-            outermost = analysis.nodes.enclosing(outermost, (cst.FunctionDef, cst.ClassDef))
-            if outermost is None:
-                return None
-        if analysis.project.importers_of(outermost.name.value):
-            return None  # other modules may pass it any client
-        cls = analysis.nodes.enclosing(function, cst.ClassDef)
-        is_method = cls is not None and analysis.nodes.parents.get(function) is cls.body
-        constructor = is_method and function.name.value == "__init__"
-        calls = analysis.flow.constructions(cls) if constructor else analysis.flow.callers(function)
-        if not calls:
-            return None
-        passed = [analysis.flow.passed(function, call, param, bound=True if constructor else None) for call in calls]
-        if None in passed:
-            return None
-        return _all(self.origins(value, none_allowed) for value in passed)
+        passed = self.analysis.passed_by_every_call(param)
+        return None if passed is None else _all(self.origins(value, none_allowed) for value in passed)
 
     def _call(self, call: cst.Call, none_allowed: bool, awaited: bool) -> Origins:
         func = call.func

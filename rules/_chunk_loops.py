@@ -157,6 +157,21 @@ def is_streamed(site: CallSite, node: cst.CSTNode) -> bool:
     return truth_where(site.analysis.nodes, site.analysis.bindings, stream.value, node) is True
 
 
+def never_streamed(site: CallSite) -> bool:
+    """Is ``stream=flag`` false whenever the call runs: ``flag`` a parameter, with no other
+    binding reaching the call, that every call of its function leaves ``False``?"""
+    stream = site.argument("stream")
+    flag = stream.value if stream is not None else None
+    if not isinstance(flag, cst.Name):
+        return False
+    reaching = site.analysis.bindings.reaching(flag)
+    param = getattr(reaching[0], "node", None) if len(reaching) == 1 else None
+    if not isinstance(param, cst.Param):
+        return False
+    passed = site.analysis.passed_by_every_call(param)
+    return passed is not None and all(value is not None and is_constant(value, "False") for value in passed)
+
+
 def includes_usage(site: CallSite) -> bool:
     """Does the stream end with a usage chunk (``stream_options={"include_usage": True}``)?"""
     options = site.argument("stream_options")

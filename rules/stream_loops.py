@@ -29,7 +29,8 @@ it is passed to and that nothing else calls (a generator that yields the text, s
 `stream=flag` (or `not flag`), a name the call reads, each read of the result must sit in a
 branch of an `if flag:` that runs after the call with nothing binding `flag` between: the reads
 under the streaming branch are migrated as a stream, the others as a response, and `stream=`
-stays as it is.
+stays as it is. With `stream=flag` where `flag` is a parameter that every call of its function
+(no other module importing it) leaves `False`, the result is read as a response.
 
 ## Why
 A Responses stream yields typed events, not chunks with `choices`: a loop that still reads
@@ -83,7 +84,7 @@ import libcst as cst
 
 from migrator.semantic.branches import negated_name, truth_where
 from migrator.semantic.flow import CALL
-from migrator.rules._chunk_loops import ChunkLoop, is_streamed
+from migrator.rules._chunk_loops import ChunkLoop, is_streamed, never_streamed
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, NewArgument, Rewrite, Rule, UseRewrite
 from migrator.shapes import dict_entries, is_constant, one_line
@@ -132,6 +133,8 @@ RULE = Rule(
 @RULE.parameter("stream")
 def stream(name, value, site):
     if is_constant(value, "True") or is_constant(value, "False"):
+        return Rewrite((NewArgument("stream", value),))
+    if never_streamed(site):
         return Rewrite((NewArgument("stream", value),))
     flag = site.argument(name).value  # `value` may be the rewritten node, unknown to the analysis
     if negated_name(flag) is None or site.wrapper is not None:

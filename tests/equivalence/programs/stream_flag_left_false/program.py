@@ -1,0 +1,23 @@
+"""A research helper whose query function can stream, though none of its callers asks it to."""
+
+import openai
+
+client = openai.OpenAI()
+
+
+def query_openai(instructions: str, question: str, stream=False):
+    messages = [{"role": "system", "content": instructions}, {"role": "user", "content": question}]
+    response = client.chat.completions.create(model="gpt-4o-mini", messages=messages, stream=stream)
+    content = response.choices[0].message.content
+    return content
+
+
+def main() -> None:
+    query = query_openai("Write one web search query.", "How do tides work?")
+    print(f"query: {query}")
+    summary = query_openai("Summarise in one sentence.", f"Results for {query}", stream=False)
+    print(f"summary: {summary}")
+
+
+if __name__ == "__main__":
+    main()
