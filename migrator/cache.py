@@ -86,18 +86,16 @@ class Cache:
 
     def remember_idle(self, path: Path, status: os.stat_result) -> None:
         """This file, with this status (taken before it was read), has nothing to report."""
-        if max(status.st_mtime_ns, status.st_ctime_ns) < self._started - RACY_SECONDS * 10**9:
-            self._idle_files()[str(path)] = _fingerprint(status)
+        fingerprint = _fingerprint(status)
+        if _settled(fingerprint, self._started):
+            self._idle_files()[str(path)] = fingerprint
             self._idle_changed = True
 
     def save(self) -> None:
         """Write what this run learnt of idle files and of projects' imports (the results are
         written as they come)."""
         if self._idle_changed:
-            try:
-                self._write(self._idle_index(), json.dumps(self._idle).encode())
-            except (OSError, ValueError, TypeError):
-                pass
+            _write_json(self._write, self._idle_index(), self._idle)
             self._idle_changed = False
         for index in self._import_indexes.values():
             index.save(self._write)
@@ -249,16 +247,14 @@ class ImportIndex:
         return None
 
     def put(self, file: Path, status: os.stat_result, summary: Any) -> None:
-        if max(status.st_mtime_ns, status.st_ctime_ns) < self._started - RACY_SECONDS * 10**9:
-            self._loaded()[str(file)] = [_fingerprint(status), summary]
+        fingerprint = _fingerprint(status)
+        if _settled(fingerprint, self._started):
+            self._loaded()[str(file)] = [fingerprint, summary]
             self._changed = True
 
     def save(self, write) -> None:
         if self._changed:
-            try:
-                write(self.path, json.dumps(self._entries).encode())
-            except (OSError, ValueError, TypeError):
-                pass
+            _write_json(write, self.path, self._entries)
             self._changed = False
 
     def _loaded(self) -> Dict[str, Any]:
@@ -304,7 +300,7 @@ class ProjectRecord:
         statuses = dict(self._inputs)
         for path in map(str, inputs):
             status = _status_of(path)
-            if status is not None and max(status[1], status[2]) >= self._started - RACY_SECONDS * 10**9:
+            if status is not None and not _settled(status, self._started):
                 return
             statuses[path] = status
         encoded = {path: [dataclasses.asdict(result) for result in results] for path, results in answers.items()}
@@ -313,10 +309,7 @@ class ProjectRecord:
 
     def save(self, write) -> None:
         if self._new is not None:
-            try:
-                write(self.path, json.dumps(self._new).encode())
-            except (OSError, ValueError, TypeError):
-                pass
+            _write_json(write, self.path, self._new)
             self._new = None
 
 
@@ -353,17 +346,16 @@ class RunRecord:
         """Record ``files`` (their paths as the run names them), decided by their status, the
         status of ``statuses`` (absolute paths) and the existence of ``existences``; not when
         one of them changed too recently to be told apart from a later change."""
-        recent = self._started - RACY_SECONDS * 10**9
         recorded_files = []
         for path, key in files:
             status = _status_of(path)
-            if status is None or max(status[1], status[2]) >= recent:
+            if status is None or not _settled(status, self._started):
                 return
             recorded_files.append([path, key, status])
         recorded = {}
         for path in set(statuses) - {os.path.abspath(path) for path, _ in files}:
             status = _status_of(path)
-            if status is not None and max(status[1], status[2]) >= recent:
+            if status is not None and not _settled(status, self._started):
                 return
             recorded[path] = status
         self._new = {
@@ -375,15 +367,30 @@ class RunRecord:
     def save(self, write) -> None:
         """Write the record, and forget the least recently written beyond ``RUN_RECORDS``: each
         set of arguments (the files of each commit, for a pre-commit hook) has its own."""
-        if self._new is not None:
+        if self._new is not None and _write_json(write, self.path, self._new):
             try:
-                write(self.path, json.dumps(self._new).encode())
                 records = sorted(self.path.parent.glob("*.json"), key=lambda record: record.stat().st_mtime_ns, reverse=True)
                 for record in records[RUN_RECORDS:]:
                     record.unlink()
-            except (OSError, ValueError, TypeError):
+            except OSError:
                 pass
-            self._new = None
+        self._new = None
+
+
+def _settled(fingerprint: List[int], started: int) -> bool:
+    """Did the file or folder last change well before the run that started at ``started``
+    (nanoseconds)? A change within a file system's timestamp granularity of a read could be
+    followed by another that leaves the same status."""
+    return max(fingerprint[1], fingerprint[2]) < started - RACY_SECONDS * 10**9
+
+
+def _write_json(write, path: Path, data: Any) -> bool:
+    """Write ``data`` as JSON with ``write``; False when it cannot be: the cache only saves time."""
+    try:
+        write(path, json.dumps(data).encode())
+    except (OSError, ValueError, TypeError):
+        return False
+    return True
 
 
 def _status_of(path: str) -> Optional[List[int]]:

@@ -373,7 +373,7 @@ class _Pipeline:
     cache: Optional[Cache]
     project: Project
     submit: Callable[..., Union[FileResult, Future[FileResult]]]
-    # The cache key of each candidate's final result: what a `RunRecord` keeps of it.
+    # The cache key of each final result with something to show: what a `RunRecord` keeps of it.
     keys: Dict[Path, str] = field(default_factory=dict)
 
     def serving(self, project: Project) -> "_Pipeline":
@@ -415,7 +415,7 @@ class _Pipeline:
         if self.cache and result.result is not None and not entry.cached:
             self.cache.put(entry.path, entry.source, result.result, entry.facts)
         final, facts = self._with_project(entry.path, entry.source, entry.facts, result)
-        if self.cache and final.result is not None:
+        if self.cache and (final.changed or final.findings):
             self.keys[entry.path] = self.cache.key(entry.path, entry.source, facts)
         if final.changed:  # it may be written before another module's migration reads it
             self.project.remember(entry.path, entry.source)
