@@ -21,6 +21,7 @@ import libcst as cst
 from migrator.analysis import CallSite
 from migrator.rule import Block, UseRewrite
 from migrator.shapes import (
+    chain_root,
     code_of,
     dict_entries,
     is_name,
@@ -196,7 +197,8 @@ def content_may_be_none(use, site: CallSite) -> bool:
     Chat's content is then ``None`` where ``output_text`` is ``""``. Not when the call cannot make
     tool calls, when the content is only tested for truth or read as ``content or default``, when
     it is read only where the same response has no tool calls (``if not message.tool_calls:``,
-    the ``else`` of ``if message.tool_calls:``, or after ``if message.tool_calls: ... continue``),
+    the ``else`` of ``if message.tool_calls:``, after ``if message.tool_calls: ... continue``, or
+    after ``if message.tool_calls: ...; response = <next call>`` for a read of ``response``),
     or where a test of the content itself has found text (``if message.content: print(...)``). A
     name the content is assigned to (``text = message.content``) is followed the same way.
     """
@@ -288,6 +290,7 @@ def _only_without_tool_calls(node: cst.CSTNode, site: CallSite) -> bool:
         if use.path[:3] == ("choices", 0, "message") and use.path[3:] in (("tool_calls",), ("function_call",))
         and analysis.nodes.positions[use.outer].start.line > site.position.start.line
     }
+    name = chain_root(node)
     child, parent = node, analysis.nodes.parents.get(node)
     while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
         if isinstance(parent, cst.If):
@@ -298,6 +301,8 @@ def _only_without_tool_calls(node: cst.CSTNode, site: CallSite) -> bool:
         if isinstance(parent, (cst.IndentedBlock, cst.Module)):
             for earlier in parent.body[: list(parent.body).index(child)]:
                 if _leaves_when_calls(earlier, tests) or _loops_until_no_calls(earlier, tests, analysis):
+                    return True
+                if name is not None and _rebinds_when_calls(earlier, tests, name):
                     return True
         child, parent = parent, analysis.nodes.parents.get(parent)
     return False
@@ -318,6 +323,20 @@ def _leaves_when_calls(statement: cst.CSTNode, tests: Set[cst.CSTNode]) -> bool:
     if isinstance(last, cst.SimpleStatementLine):
         last = last.body[-1]
     return isinstance(last, (cst.Continue, cst.Break, cst.Return, cst.Raise))
+
+
+def _rebinds_when_calls(statement: cst.CSTNode, tests: Set[cst.CSTNode], name: str) -> bool:
+    """``if message.tool_calls: ...; response = <the next call>``, with ``name`` bound by one of
+    the body's own lines: past it, ``name`` holds this response only where it had no tool calls.
+    A ``break``, ``continue``, ``return`` or exception before that line leaves the block the
+    read is in; the read is reached again only through the test."""
+    if not (isinstance(statement, cst.If) and statement.orelse is None and _tests_calls(statement.test, tests, present=True)):
+        return False
+    return any(
+        isinstance(line, cst.SimpleStatementLine)
+        and any(isinstance(small, cst.Assign) and any(is_name(target.target, name) for target in small.targets) for small in line.body)
+        for line in statement.body.body
+    )
 
 
 def _loops_until_no_calls(statement: cst.CSTNode, tests: Set[cst.CSTNode], analysis) -> bool:

@@ -122,7 +122,8 @@ def response_message(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block,
     if container is None and isinstance(use.parent, cst.Assign):
         return Block(
             f"the message `{use.code}` is held in a name the tool follows only when it is bound after the "
-            "response with nothing that could skip it (no `try`), and read in the same function"
+            "response with nothing that could skip it (no `try`), and read in the same function before the "
+            "response is bound again"
         )
     if container is None:
         return Block(f"the message `{use.code}` is used other than by adding it to a history the tool can follow")

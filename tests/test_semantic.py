@@ -245,6 +245,60 @@ def test_reads_reached_by_a_binding():
     assert sorted(positions[n].start.line for n in reaching.reads_reached_by(second)) == [4, 5]
 
 
+HOLDING_CASES = {
+    # what holds at the read of `m` on the last line: r's bindings, by line (None: cannot tell)
+    "rebound_after_the_read_inside_a_branch": ("""
+        def f(c):
+            r = a()
+            m = r.x
+            if c:
+                print(m)
+                r = b()
+            print(m)
+    """, [2, 6]),
+    "rebound_only_after_every_read": ("""
+        def f(c):
+            r = a()
+            m = r.x
+            if c:
+                print(m)
+                r = b()
+    """, [2]),
+    "walrus_in_the_same_statement": ("""
+        r = a()
+        m = r.x
+        print(m, (r := b()))
+    """, [1, 3]),
+    "bound_by_a_nested_function": ("""
+        def f():
+            r = a()
+            m = r.x
+            def g():
+                nonlocal r
+                r = b()
+            g()
+            print(m)
+    """, None),
+    "read_later_in_a_lambda": ("""
+        r = a()
+        m = r.x
+        k = lambda: m
+    """, None),
+}
+
+
+@pytest.mark.parametrize("source, expected", HOLDING_CASES.values(), ids=HOLDING_CASES.keys())
+def test_what_else_holds_where_a_name_is_read(source, expected):
+    source = textwrap.dedent(source).lstrip("\n")
+    module = cst.parse_module(source)
+    reaching = ReachingDefinitions(module, resolve_scopes(module))
+    positions = Positions(module)
+    last = max(positions[node].start.line for node in _names(module) if node.value == "m")
+    read = next(node for node in _names(module) if node.value == "m" and positions[node].start.line == last)
+    found = reaching.holding_at(read, "r")
+    assert (None if found is None else sorted(positions[binding.node].start.line for binding in found)) == expected
+
+
 def _names(module):
     stack = [module]
     while stack:

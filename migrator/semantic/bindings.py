@@ -45,6 +45,12 @@ class Bindings:
         """The bindings that may hold when ``read`` (a read of a name) runs, in source order."""
         return sorted(self.reaching_definitions.reaching(read), key=self._binding_order)
 
+    def holding_at(self, read: cst.CSTNode, name: str) -> Optional[List[BaseAssignment]]:
+        """The bindings of ``name`` that may hold when ``read`` (a read of another name of the
+        same body) runs, in source order; None where the reaching definitions cannot tell."""
+        found = self.reaching_definitions.holding_at(read, name)
+        return None if found is None else sorted(found, key=self._binding_order)
+
     def reads_of(self, binding: BaseAssignment) -> List[cst.CSTNode]:
         """The reads ``binding`` may reach, in source order."""
         return sorted(self.reaching_definitions.reads_reached_by(binding), key=self.nodes.order)

@@ -300,8 +300,8 @@ class ValueFlow:
     def _alias_statement(self, use: ResultUse, binding: cst.CSTNode, assignment: Assignment) -> Optional[cst.SimpleStatementLine]:
         """The line ``alias = result.part`` when reading ``alias`` can be replaced by reading
         ``result.part``: the line follows the one binding ``result`` in the same block (after
-        plain assignments and expressions, outside any ``try``), ``result`` is bound nowhere
-        else, and ``alias`` is read only where ``result`` means the same."""
+        plain assignments and expressions, outside any ``try``), and ``alias`` is read only
+        where ``result`` still holds what it held there."""
         assign = use.parent
         if not (isinstance(assign, cst.Assign) and assign.value is use.outer and len(assign.targets) == 1):
             return None
@@ -332,28 +332,21 @@ class ValueFlow:
             reader = self.bindings.scopes.get(read)
             if reader is not scope and not (isinstance(reader, ComprehensionScope) and reader[result] == scope[result]):
                 return None
-        # Every way to a read of the alias in the block runs the binding line, then the alias
-        # line, then the statements up to the read's: ``result`` must not be bound again among
-        # them. A read after the block (past a loop, say) needs ``result`` bound nowhere else but
-        # to None before it.
-        holding = [self.nodes.statement_within(body, read) for read in reads]
-        first = siblings.index(binding_line)
-        last = max([siblings.index(line), *(siblings.index(s) for s in holding if s is not None)])
-        for other in scope[result]:
-            if other is assignment:
-                continue
-            node = getattr(other, "node", None)
-            if node is None or self.bindings.scopes.get(node) is not scope:
-                return None  # bound from a nested function: when it runs is unknown
-            if None in holding:
-                if not (self._is_harmless_assignment(other) and is_name(self.nodes.parents[self.nodes.parents[node]].value, "None")):
+        # Each read of the alias must see ``result`` still bound by this assignment, on every way
+        # to it, or else unbound but for ``result = None`` before the binding line (a read past
+        # a loop that may not have run).
+        for read in reads:
+            holding = self.bindings.holding_at(read, result)
+            if holding is None:
+                return None
+            for other in holding:
+                if other is assignment:
+                    continue
+                node = getattr(other, "node", None)
+                if node is None or not self._is_harmless_assignment(other) or not is_name(self.nodes.parents[self.nodes.parents[node]].value, "None"):
                     return None
                 if self.nodes.order(node) > self.nodes.order(binding_line):
                     return None
-                continue
-            statement = self.nodes.statement_within(body, node)
-            if statement is not None and first <= siblings.index(statement) <= last:
-                return None
         return line
 
     def _exceptions_leave(self, node: cst.CSTNode) -> bool:

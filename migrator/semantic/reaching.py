@@ -39,16 +39,27 @@ class ReachingDefinitions:
         self._module = module
         self._scopes = scopes
         # By scope, walked on the first question about one of its reads.
-        self._walks: Dict[int, Dict[cst.CSTNode, Bindings]] = {}
+        self._walks: Dict[int, _ScopeWalk] = {}
         self._augmented: Dict[int, List[cst.CSTNode]] = {}
 
     def reaching(self, read: cst.CSTNode) -> Bindings:
         """The bindings of the name ``read`` reads that may hold when it runs."""
         for scope in self._flow_scopes_of(read):
-            found = self._walk(scope).get(read)
+            found = self._walk(scope).answers.get(read)
             if found is not None:
                 return found
         return self._referents.get(read, NOTHING)
+
+    def holding_at(self, read: cst.CSTNode, name: str) -> Optional[Bindings]:
+        """The bindings of ``name`` that may hold when ``read`` runs, ``name`` being bound in the
+        module or function whose body holds ``read``; None where the walk cannot tell (``read``
+        runs later or never, or a nested function binds ``name``)."""
+        for scope in self._flow_scopes_of(read):
+            walk = self._walk(scope)
+            states = walk.states.get(read)
+            if states is not None and name not in walk.unmet:
+                return frozenset().union(*(state.get(name, NOTHING) | early.get(name, NOTHING) for state, early in states))
+        return None
 
     def reads_reached_by(self, binding: BaseAssignment) -> List[cst.CSTNode]:
         """The reads ``binding`` may reach, in no particular order; ``x += 1`` reads ``x`` too."""
@@ -60,7 +71,7 @@ class ReachingDefinitions:
 
     def answered(self, read: cst.CSTNode) -> bool:
         """Did the walk answer for ``read`` (rather than the scopes)?"""
-        return any(read in self._walk(scope) for scope in self._flow_scopes_of(read))
+        return any(read in self._walk(scope).answers for scope in self._flow_scopes_of(read))
 
     def _flow_scopes_of(self, read: cst.CSTNode) -> List[Scope]:
         """The scopes whose walk may have recorded ``read``: those of the bindings it refers to
@@ -94,21 +105,20 @@ class ReachingDefinitions:
         """The reads of ``x`` that ``x += 1`` makes in ``scope``, which no scope records."""
         found = self._augmented.get(id(scope))
         if found is None:
-            found = self._augmented[id(scope)] = [read for read in self._walk(scope) if read not in self._referents]
+            found = self._augmented[id(scope)] = [read for read in self._walk(scope).answers if read not in self._referents]
         return found
 
-    def _walk(self, scope: Scope) -> Dict[cst.CSTNode, Bindings]:
-        """What reaches each read the walk of ``scope``'s body answers for; run on first need."""
-        found = self._walks.get(id(scope))
-        if found is None:
-            walk = _ScopeWalk(scope, self._referents)
+    def _walk(self, scope: Scope) -> _ScopeWalk:
+        """The walk of ``scope``'s body, run on first need."""
+        walk = self._walks.get(id(scope))
+        if walk is None:
+            walk = self._walks[id(scope)] = _ScopeWalk(scope, self._referents)
             if isinstance(scope, GlobalScope):
                 walk.block(self._module.body, {})
             else:
                 function = scope.node  # type: ignore[attr-defined]
                 walk.block(_statements(function.body), walk.run({}, function.params))
-            found = self._walks[id(scope)] = walk.answers()
-        return found
+        return walk
 
 
 def _is_flow_scope(scope: Optional[Scope]) -> bool:
@@ -143,16 +153,23 @@ class _ScopeWalk:
             if node is not None:
                 self.binds.setdefault(node, []).append(assignment)
         self.reaching: Dict[cst.CSTNode, Bindings] = {}
+        # The states each read ran in, with the ``:=`` bindings of its step: what else holds there.
+        self.states: Dict[cst.CSTNode, List[Tuple[Dict[str, Bindings], Dict[str, Bindings]]]] = {}
         self.seen: Set[BaseAssignment] = set()  # bindings the walk met, in code that runs or not
         self.loops: List[_Loop] = []
         self.catchers: List[_Catcher] = []
         self.collected: Dict[cst.CSTNode, Tuple[List[cst.CSTNode], List[Tuple[BaseAssignment, bool]]]] = {}
 
+    @cached_property
+    def unmet(self) -> Set[str]:
+        """The names with a binding the walk never met: a nested function binds them
+        (``global``), or the walk has no model of how they are bound. Asked once the walk ran."""
+        return {a.name for a in self.scope.assignments if getattr(a, "node", None) is not None and a not in self.seen}
+
+    @cached_property
     def answers(self) -> Dict[cst.CSTNode, Bindings]:
-        """The reads answered, except those of a name with a binding the walk never met: a
-        nested function binds it (``global``), or the walk has no model of how it is bound."""
-        unmet = {a.name for a in self.scope.assignments if getattr(a, "node", None) is not None and a not in self.seen}
-        return {read: found for read, found in self.reaching.items() if _name_of(read, self.referents) not in unmet}
+        """The reads answered, except those of an ``unmet`` name. Asked once the walk ran."""
+        return {read: found for read, found in self.reaching.items() if _name_of(read, self.referents) not in self.unmet}
 
     # -- code run at once -----------------------------------------------------------------
 
@@ -178,6 +195,7 @@ class _ScopeWalk:
         for read in reads:
             name = _name_of(read, self.referents)
             self.reaching[read] = self.reaching.get(read, NOTHING) | state.get(name, NOTHING) | early.get(name, NOTHING)
+            self.states.setdefault(read, []).append((state, early))
         after = dict(state)
         for name in deletes:
             after[name.value] = NOTHING
