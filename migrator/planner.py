@@ -465,13 +465,20 @@ def _plan_request_dict(
     keys: Dict[str, List[str]] = {}  # each Responses parameter -> the keys that become it
     for key, shapes in made.items():
         for keyword in sorted({keyword for shape in shapes for keyword in shape}):
-            keys.setdefault(keyword, []).append(f"`{key}`")
+            keys.setdefault(keyword, []).append(key)
     for keyword in dict.fromkeys([*keys, *passed]):
-        spelled = [f"{' and '.join(keys[keyword])} in {shown}"] if keyword in keys else []
+        written = keys.get(keyword, [])
+        if len(written) + passed.count(keyword) < 2:
+            continue
+        # ``max_tokens`` for one model and ``max_completion_tokens`` for another, in the arms of an ``if``
+        if not passed.count(keyword) and all(
+            request.never_together(first, second, analysis.nodes) for index, first in enumerate(written) for second in written[index + 1 :]
+        ):
+            continue
+        spelled = [f"{' and '.join(f'`{key}`' for key in written)} in {shown}"] if written else []
         spelled += ["an argument"] * passed.count(keyword)
-        if len(keys.get(keyword, ())) + passed.count(keyword) > 1:
-            reason = f"{' and '.join(spelled)} would both become the Responses parameter `{keyword}`"
-            plan.blockers.append(Blocker(plan.rule, reason, position))
+        reason = f"{' and '.join(spelled)} would both become the Responses parameter `{keyword}`"
+        plan.blockers.append(Blocker(plan.rule, reason, position))
     for container in dict.fromkeys(write.container for write in request.writes):
         writes = [write for write in request.writes if write.container is container]
         plan.shared_rewrites.append((plan.rule, _rewritten_writes(container, writes, owners, plan.site, analysis)))

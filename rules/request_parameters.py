@@ -23,6 +23,9 @@ equivalent, or a value its mapping cannot prove, keeps the call as it is and is 
 it is written. So is a key written on some paths only (or several times) when another
 parameter's or the result's migration depends on it (`stream`, `tools`), and one written several
 times as different Responses parameters (`messages` with and without a leading system message).
+Two keys that become the same parameter (`max_tokens` and `max_completion_tokens`) are fine when
+each is written as `params["key"] = value` in another arm of one `if`/`elif`/`else`, which no
+loop runs again over the same dict: the dict holds one of them. Anywhere else they are reported.
 
 ## Why
 `responses.create` rejects the Chat names (`Unsupported parameter: 'max_tokens'`).

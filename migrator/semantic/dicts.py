@@ -27,6 +27,7 @@ import libcst as cst
 from libcst.metadata import Assignment
 
 from migrator.semantic.flow import ValueFlow
+from migrator.semantic.nodes import Nodes
 from migrator.shapes import code_of, dict_entries, literal_string, one_line
 
 
@@ -49,9 +50,21 @@ class BuiltDict:
     name: str
     writes: Tuple[KeyWrite, ...]
     functions: Tuple[cst.FunctionDef, ...] = ()  # functions of the module whose returns hold some of the writes
+    origin: Optional[cst.CSTNode] = None  # the statement binding the name to a new dict
 
     def writes_of(self, key: str) -> List[KeyWrite]:
         return [write for write in self.writes if write.key == key]
+
+    def never_together(self, first: str, second: str, nodes: Nodes) -> bool:
+        """Can the dict hold at most one of the keys ``first`` and ``second`` where it is read?
+        It can when each is written only by ``name["key"] = value`` lines, and every write of
+        one runs only where no write of the other does (``if``/``else`` arms)."""
+        pairs = [(a, b) for a in self.writes_of(first) for b in self.writes_of(second)]
+        return self.origin is not None and all(
+            isinstance(a.entry, cst.Assign) and isinstance(b.entry, cst.Assign)
+            and nodes.never_both(a.entry, b.entry, self.origin)
+            for a, b in pairs
+        )
 
 
 @dataclass(frozen=True)
@@ -91,7 +104,7 @@ def built_dict(read: cst.Name, flow: ValueFlow) -> Union[BuiltDict, UnseenDict]:
         if isinstance(written, UnseenDict):
             return written
         writes.extend(written)
-    return BuiltDict(name, tuple(writes), tuple(functions))
+    return BuiltDict(name, tuple(writes), tuple(functions), nodes.enclosing_statement(value))
 
 
 def unpacked_dict(value: cst.BaseExpression, flow: ValueFlow) -> Union[BuiltDict, UnseenDict]:

@@ -142,6 +142,29 @@ class Nodes:
             node, parent = parent, self.parents.get(parent)
         return node if parent is body else None
 
+    def never_both(self, first: cst.CSTNode, second: cst.CSTNode, since: cst.CSTNode) -> bool:
+        """Does at most one of ``first`` and ``second`` run, once ``since`` has run, until its
+        function (or module) is left or ``since`` runs again? They do when they sit in different
+        arms of one ``if`` (``elif`` and ``else`` included) that no loop of their function runs
+        again without running ``since`` first."""
+        arms: Dict[cst.CSTNode, bool] = {}  # each ``if`` holding ``first``: is it in the body?
+        child, parent = first, self.parents.get(first)
+        while parent is not None:
+            if isinstance(parent, cst.If) and child is not parent.test:
+                arms[parent] = child is parent.body
+            child, parent = parent, self.parents.get(parent)
+        child, parent = second, self.parents.get(second)
+        while parent is not None and parent not in arms:
+            child, parent = parent, self.parents.get(parent)
+        if parent is None or arms[parent] == (child is parent.body):
+            return False
+        loop = self.enclosing(parent, (cst.For, cst.While, cst.FunctionDef, cst.Lambda))
+        while isinstance(loop, (cst.For, cst.While)):
+            if not self.within(since, loop):
+                return False
+            loop = self.enclosing(loop, (cst.For, cst.While, cst.FunctionDef, cst.Lambda))
+        return True
+
     def runs_before(self, statement: cst.CSTNode, node: cst.CSTNode) -> bool:
         """Has ``statement`` (a statement, or a small statement of a line) run each time ``node``
         runs, in the same run of their scope? It has when it comes first in a block holding

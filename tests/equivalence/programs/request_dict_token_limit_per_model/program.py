@@ -1,0 +1,23 @@
+"""One helper for several models: the token limit goes under the name each model family takes."""
+
+from typing import Any, Dict
+
+from openai import OpenAI
+
+client = OpenAI()
+
+
+def complete(prompt: str, model: str) -> str:
+    params: Dict[str, Any] = {"model": model, "messages": [{"role": "user", "content": prompt}]}
+    if model.startswith("o"):
+        params["max_completion_tokens"] = 2000
+    else:
+        params["max_tokens"] = 300
+        params["temperature"] = 0.2
+    response = client.chat.completions.create(**params)
+    return response.choices[0].message.content or ""
+
+
+if __name__ == "__main__":
+    print(complete("Name a prime number.", "o4-mini"))
+    print(complete("Name a colour.", "gpt-4o-mini"))
