@@ -19,6 +19,7 @@ Migrates `create(..., stream=True)` together with the loop that reads the stream
 | `== "content_filter"` / `== "stop"` / a truthy `finish_reason` | the same with `"content_filter"` / `event.type == "response.completed"` / either final event |
 | `if chunk.choices:` (or `len(chunk.choices) > 0`) around statements that read the text | `if event.type == "response.output_text.delta":` |
 | `delta = chunk.choices[0].delta`, `choice = chunk.choices[0]`, `if not chunk.choices: continue` (or `len(chunk.choices) == 0`) | removed (reads through `delta` / `choice` are renamed) |
+| `st.write_stream(stream)` (Streamlit) | `st.write_stream(event.delta for event in stream if event.type == "response.output_text.delta")` |
 
 Consecutive statements that read the text go under one text-event test; the loop variable
 becomes `event` unless that name is taken. `stream_options={"include_usage": True}` is dropped:
@@ -67,6 +68,8 @@ A statement that yields the text (`yield text`, `yield {"delta": text}`, with no
 empty text for those chunks, which a Responses stream does not: the generator's consumer gets
 one item less. That fix is unsafe: with `--unsafe-fixes` the call migrates with a `# migrator:`
 comment above it; else it is reported.
+Streamlit's `write_stream` shows each Chat chunk's `delta.content or ""`, skips empty texts, and
+returns the whole text; given the text deltas, it shows and returns the same.
 Every statement of the loop body must read the chunk: any other would run once per event
 instead of once per chunk. Anything else blocks the call and is reported: a statement that
 runs for every chunk (a counter, `collected.append(...)` without a test for a list read otherwise, `print(text)`), a
@@ -91,6 +94,10 @@ from migrator.shapes import dict_entries, is_constant, one_line
 
 # What a stream offers besides iteration that is the same on a Responses stream.
 STREAM_METHODS = frozenset({"close"})
+# Functions that show the text of a Chat stream, each chunk's `choices[0].delta.content or ""`,
+# skipping empty texts, and return the whole text; given strings, they do the same with each.
+TEXT_STREAM_WRITERS = frozenset({"streamlit.write_stream", "streamlit.sidebar.write_stream"})
+TEXT_DELTA = '{event}.delta for {event} in STREAM if {event}.type == "response.output_text.delta"'
 
 RULE = Rule(
     title="Loops over a streamed response",
@@ -181,4 +188,26 @@ def stream_loop(use, site):
         return None if loop.reads_tool_calls else outcome  # rule `stream_tool_calls` decides
     if len(use.path) == 2 and use.path[0] in STREAM_METHODS and use.path[1] == CALL:
         return UseRewrite(target=use.outer, build=lambda node: node)
+    if not use.path and _written_as_text(use, site):
+        return UseRewrite(target=use.outer, build=lambda node: _text_deltas(node, alone=len(use.grandparent.args) == 1))
     return Block(f"the stream is used as `{one_line(use.code)}`, which the tool cannot map to a Responses stream")
+
+
+def _written_as_text(use, site) -> bool:
+    """``st.write_stream(stream)``: the stream is the function's only stream argument."""
+    call = use.grandparent
+    if not (isinstance(use.parent, cst.Arg) and not use.parent.star and isinstance(call, cst.Call)):
+        return False
+    if use.parent.keyword is not None and use.parent.keyword.value != "stream":
+        return False
+    return bool(site.analysis.imports.imported_as(call.func) & TEXT_STREAM_WRITERS)
+
+
+def _text_deltas(stream: cst.BaseExpression, alone: bool) -> cst.GeneratorExp:
+    """The texts of the stream's text events, which such a function shows as it showed the
+    chunks' texts: a Responses stream sends no event for the chunks without text."""
+    event = "item" if isinstance(stream, cst.Name) and stream.value == "event" else "event"
+    made = cst.parse_expression(f"({TEXT_DELTA.format(event=event)})")
+    assert isinstance(made, cst.GeneratorExp)
+    made = made.with_changes(for_in=made.for_in.with_changes(iter=stream))
+    return made.with_changes(lpar=(), rpar=()) if alone else made

@@ -1,0 +1,23 @@
+"""Streamlit's chat tutorial, with the questions a user types scripted: each answer is streamed
+to the page and kept in the history sent with the next question."""
+
+import streamlit as st
+from openai import OpenAI
+
+client = OpenAI()
+messages = []
+
+for prompt in ["What is a haiku?", "Write one about rain."]:
+    messages.append({"role": "user", "content": prompt})
+    with st.chat_message("user"):
+        st.markdown(prompt)
+    with st.chat_message("assistant"):
+        stream = client.responses.create(
+            model="gpt-4o-mini",
+            input=[{"role": m["role"], "content": m["content"]} for m in messages],
+            stream=True,
+        )
+        response = st.write_stream(event.delta for event in stream if event.type == "response.output_text.delta")
+    messages.append({"role": "assistant", "content": response})
+
+print(f"{len(messages)} messages, the last one {len(messages[-1]['content'])} characters long")
