@@ -5,7 +5,7 @@ import streamlit as st
 from openai import OpenAI
 
 client = OpenAI()
-messages = []
+messages: list = []
 
 for prompt in ["What is a haiku?", "Write one about rain."]:
     messages.append({"role": "user", "content": prompt})
