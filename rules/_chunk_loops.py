@@ -290,6 +290,7 @@ class ChunkLoop:
         self.reads: List[Read] = []
         self.extra_rewrites: List[UseRewrite] = []  # reads, after the loop, of the usage it stored
         self.yields: List[cst.BaseSmallStatement] = []  # statements that also yield an empty text
+        self.repeats: List[cst.BaseSmallStatement] = []  # statements that also yield the same text again
         self.event = ""
 
     @property
@@ -331,6 +332,12 @@ class ChunkLoop:
             return Block(
                 f"`{code}` would also yield an empty text {NO_TEXT_CHUNKS}",
                 unsafe=Rewrite(note=f"`{code}` no longer yields an empty text for the chunks without one", elsewhere=(rewrite, *rewrite.more)),
+            )
+        if self.repeats:
+            code = one_line(code_of(self.repeats[0]))
+            return Block(
+                f"`{code}` would also yield the same text again {NO_TEXT_CHUNKS}",
+                unsafe=Rewrite(note=f"`{code}` no longer yields the same text again for the chunks without text", elsewhere=(rewrite, *rewrite.more)),
             )
         return rewrite
 
@@ -687,6 +694,7 @@ class ChunkLoop:
                 " reason and the usage"
             )
         self.yields += check.yields
+        self.repeats += check.repeats
         return problem
 
     def _only_joined(self, node: cst.BaseExpression) -> bool:

@@ -101,7 +101,9 @@ class EmptyText:
     them: they also skip what follows them in the loop body. A statement that
     yields the text (``yield text``, ``yield {"delta": text}``) does something for an empty text,
     but only what the generator's consumer sees as one more empty item: with ``collect_yields``,
-    ``yields`` collects it, for an unsafe fix.
+    ``yields`` collects it, for an unsafe fix. So does a statement yielding a name the text was
+    added to before it (``partial += text`` then ``yield partial``): the consumer sees the last
+    item once more; ``repeats`` collects those.
     """
 
     def __init__(
@@ -126,6 +128,8 @@ class EmptyText:
         # `if not text: continue` (STRONG) and `if text is None: continue` (WEAK) statements
         self.skips: Dict[cst.If, str] = {}
         self.yields: List[cst.BaseSmallStatement] = []  # statements yielding an empty text too
+        self.repeats: List[cst.BaseSmallStatement] = []  # statements yielding the same text again
+        self.accumulated: Set[str] = set()  # names the text was added to so far
 
     def value(self, node: cst.BaseExpression) -> Optional[str]:
         """MAYBE_NONE or STRING when ``node`` is the text, else None."""
@@ -201,12 +205,12 @@ class EmptyText:
         """Why one of ``statements``, run only where ``text`` is not None, would do something
         for an empty text."""
         tested = code_of(text)
-        known, names = set(self.not_none), dict(self.names)
+        known, names, accumulated = set(self.not_none), dict(self.names), set(self.accumulated)
         self.not_none.add(tested)
         if tested in self.names:
             self.names[tested] = STRING
         reason = self.reason(statements)
-        self.not_none, self.names = known, names
+        self.not_none, self.names, self.accumulated = known, names, accumulated
         return reason
 
     def _runs(self, node: cst.CSTNode) -> str:
@@ -223,19 +227,38 @@ class EmptyText:
         if isinstance(small, cst.Pass):
             return True
         if isinstance(small, cst.Assign):
-            return self._is_alias_assignment(small)
+            return self._is_alias_assignment(small) or self._is_text_added(small)
         if isinstance(small, cst.AugAssign):
-            return (
+            added = (
                 isinstance(small.operator, cst.AddAssign)
                 and (self.value(small.value) == STRING or self._is_text_length(small.value))
                 and _is_plain_target(small.target)
             )
+            if added and isinstance(small.target, cst.Name) and self.value(small.value) == STRING:
+                self.accumulated.add(small.target.value)
+            return added
         if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
             return self._is_silent_print(small.value) or self._is_silent_write(small.value) or self._is_joined_append(small.value)
         if self.collect_yields and isinstance(small, cst.Expr) and isinstance(small.value, cst.Yield) and self._holds_text(small.value.value):
             self.yields.append(small)
             return True
+        if self.collect_yields and isinstance(small, cst.Expr) and isinstance(small.value, cst.Yield):
+            value = small.value.value
+            if isinstance(value, cst.Name) and value.value in self.accumulated:
+                self.repeats.append(small)
+                return True
         return False
+
+    def _is_text_added(self, small: cst.Assign) -> bool:
+        """``partial = partial + text``, which an empty text leaves as it was."""
+        target = small.targets[0].target if len(small.targets) == 1 else None
+        value = small.value
+        if not (isinstance(target, cst.Name) and isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add)):
+            return False
+        if not (isinstance(value.left, cst.Name) and value.left.value == target.value and self.value(value.right) == STRING):
+            return False
+        self.accumulated.add(target.value)
+        return True
 
     def _holds_text(self, node: Optional[cst.CSTNode]) -> bool:
         """Is ``node`` built from the text, never None here, with no call (``text``,

@@ -58,7 +58,7 @@ for event in stream:
 Safe for the shapes above. A Chat stream's first chunk (the role) and last chunks (the finish
 reason, the usage) carry no text, so a statement that reads the text moves under the text
 event only when it does nothing for an empty text: it is under a test that the text is there,
-or it is `print(text, end="")`, `sys.stdout.write(text)`, `name += text`, `count += len(text)`,
+or it is `print(text, end="")`, `sys.stdout.write(text)`, `name += text` (or `name = name + text`), `count += len(text)`,
 `parts.append(text)` for a list made with `parts = []` and used only to append and to
 `"".join(parts)` (each with `text or ""` where the text may be None), or it assigns the text to a
 name read only later in the same loop pass. `if text is None: continue` and `if not text:
@@ -66,8 +66,10 @@ continue` also skip the statements after them, so they must come after every sta
 does not read the text (the finish reason and the usage come in chunks without text).
 A statement that yields the text (`yield text`, `yield {"delta": text}`, with no call) yields an
 empty text for those chunks, which a Responses stream does not: the generator's consumer gets
-one item less. That fix is unsafe: with `--unsafe-fixes` the call migrates with a `# migrator:`
-comment above it; else it is reported.
+one item less. So does a statement yielding a name the text was just added to (`partial = partial
++ text`, then `yield partial`, as a chat UI's generator does): the consumer gets the same text
+once more on Chat. Those fixes are unsafe: with `--unsafe-fixes` the call migrates with a
+`# migrator:` comment above it; else it is reported.
 Streamlit's `write_stream` shows each Chat chunk's `delta.content or ""`, skips empty texts, and
 returns the whole text; given the text deltas, it shows and returns the same.
 Every statement of the loop body must read the chunk: any other would run once per event
