@@ -245,11 +245,26 @@ class ModuleAnalysis:
             elsewhere = self._dict_given_elsewhere(function)
             if elsewhere is not None:
                 return UnseenDict(elsewhere, node=next(arg for arg in call.args if arg.star == "**"))
+        for function in dict.fromkeys(function for each in found for function in each.filled_by):
+            outermost = self._outermost(function)
+            importers = self.project.where_imported(outermost.name.value) if outermost is not None else "another module"
+            if importers is not None:
+                reason = f"`{function.name.value}` is imported by {importers}, whose calls may give its `**` parameter other keys"
+                return UnseenDict(reason, node=next(arg for arg in call.args if arg.star == "**"))
         if len(found) == 1:
             return found[0]
         name = ", **".join(each.name for each in found)
         writes = tuple(write for each in found for write in each.writes)
-        return BuiltDict(name, writes, tuple(function for each in found for function in each.functions))
+        functions = tuple(function for each in found for function in each.functions)
+        return BuiltDict(name, writes, functions, filled_by=tuple(function for each in found for function in each.filled_by))
+
+    def _outermost(self, function: cst.FunctionDef) -> Union[cst.FunctionDef, cst.ClassDef, None]:
+        """The top-level function or class ``function`` is defined in (itself, at top level);
+        None when it is in neither (under an ``if``, say)."""
+        outermost: Union[cst.FunctionDef, cst.ClassDef, None] = function
+        while outermost is not None and self.nodes.parents.get(outermost) is not self.module:
+            outermost = self.nodes.enclosing(outermost, (cst.FunctionDef, cst.ClassDef))
+        return outermost
 
     def passed_by_every_call(self, param: cst.Param) -> Optional[List[cst.BaseExpression]]:
         """What each call gives ``param``, a parameter of a function (or of a class's
@@ -257,14 +272,8 @@ class ModuleAnalysis:
         its argument, or the parameter's default; None when some call cannot be told (``*args``,
         a function used other than by calling it) or there is no call."""
         function = self.nodes.enclosing(param, cst.FunctionDef)
-        if function is None:
-            return None
-        outermost = function
-        while self.nodes.parents.get(outermost) is not self.module:
-            outermost = self.nodes.enclosing(outermost, (cst.FunctionDef, cst.ClassDef))
-            if outermost is None:
-                return None
-        if self.project.importers_of(outermost.name.value):
+        outermost = self._outermost(function) if function is not None else None
+        if outermost is None or self.project.importers_of(outermost.name.value):
             return None  # other modules may pass anything
         cls = self.nodes.enclosing(function, cst.ClassDef)
         constructor = cls is not None and self.nodes.parents.get(function) is cls.body and function.name.value == "__init__"

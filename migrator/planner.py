@@ -520,8 +520,15 @@ def _rewritten_writes(
 
         return UseRewrite(target=container, build=build_dict)
     if isinstance(container, cst.Call):
+        # ``dict(k=v)`` and ``update(k=v)`` write a key with each argument; a call of a function
+        # with a ``**`` parameter, with those of its arguments that name no other parameter.
+        written = {id(write.entry): write for write in writes}
+
         def build_call(updated: cst.Call) -> cst.Call:
-            made = [(arg, mapped(write, arg.value)) for write, arg in zip(writes, updated.args)]
+            made = [
+                (arg, mapped(written[id(original)], arg.value) if id(original) in written else None)
+                for original, arg in zip(container.args, updated.args)
+            ]
             arguments = _entries(made, separator(updated), lambda old, new: old.with_changes(keyword=cst.Name(new.keyword), value=new.value))
             return updated.with_changes(args=arguments)
 
@@ -555,14 +562,17 @@ def _rewritten_writes(
 
 
 def _entries(made, comma: cst.Comma, make) -> list:
-    """The entries (dict elements or arguments) each original one becomes, in its place: those
-    made from one take ``comma`` between them and its own after the last; the last one made
-    takes the comma of the last original one."""
+    """The entries (dict elements or arguments) each original one becomes, in its place (None:
+    it stays as it is): those made from one take ``comma`` between them and its own after the
+    last; the last one made takes the comma of the last original one."""
     entries = []
     for old, arguments in made:
+        if arguments is None:
+            entries.append(old)
+            continue
         for index, new in enumerate(arguments):
             entries.append(make(old, new).with_changes(comma=comma if index < len(arguments) - 1 else old.comma))
-    if entries and made and not made[-1][1]:  # the last one was dropped: keep its closing style
+    if entries and made and made[-1][1] is not None and not made[-1][1]:  # the last one was dropped: keep its closing style
         entries[-1] = entries[-1].with_changes(comma=made[-1][0].comma)
     return entries
 

@@ -18,7 +18,11 @@ literal, `dict(k=v)` or a choice between them (`**({"top_p": p} if p else {})`, 
 paths only), several of them in one call, and the dicts a function or method of the module
 returns on every path (`**self._sampling()`, `params = self._base()`), rewritten in its
 `return`s, when each call of it unpacks what it returns into a call that is migrated with this
-one, and no other module imports its class (a subclass there may override it). A key with no
+one, and no other module imports its class (a subclass there may override it). So is a `**`
+parameter of a function that only this module calls (`def complete(**kwargs): return
+client.chat.completions.create(**kwargs)`): its keys are the keyword arguments of those calls
+that name no other parameter, rewritten in each call, when none of them passes `**` a dict of
+its own. A key with no
 equivalent, or a value its mapping cannot prove, keeps the call as it is and is reported where
 it is written. So is a key written on some paths only (or several times) when another
 parameter's or the result's migration depends on it (`stream`, `tools`), and one written several

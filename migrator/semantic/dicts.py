@@ -51,6 +51,7 @@ class BuiltDict:
     writes: Tuple[KeyWrite, ...]
     functions: Tuple[cst.FunctionDef, ...] = ()  # functions of the module whose returns hold some of the writes
     origin: Optional[cst.CSTNode] = None  # the statement binding the name to a new dict
+    filled_by: Tuple[cst.FunctionDef, ...] = ()  # functions whose callers' keywords its ``**`` parameter holds
 
     def writes_of(self, key: str) -> List[KeyWrite]:
         return [write for write in self.writes if write.key == key]
@@ -85,16 +86,25 @@ def built_dict(read: cst.Name, flow: ValueFlow) -> Union[BuiltDict, UnseenDict]:
         where = f"on lines {', '.join(map(str, lines))}" if len(lines) > 1 else "elsewhere"
         return UnseenDict(f"`{name}` may hold dicts assigned {where}")
     binding = reaching[0]
+    node = getattr(binding, "node", None)
     value = _assigned_value(binding, flow)
-    if value is None:
-        kind = "a parameter" if isinstance(getattr(binding, "node", None), cst.Param) else "not assigned a dict in this scope"
+    filled_by: Tuple[cst.FunctionDef, ...] = ()
+    if isinstance(node, cst.Param) and node.star == "**":
+        passed = _passed_keywords(node, name, flow)
+        if isinstance(passed, UnseenDict):
+            return passed
+        (writes, function), functions = passed, []
+        filled_by, origin = (function,), function
+    elif value is None:
+        kind = "a parameter" if isinstance(node, cst.Param) else "not assigned a dict in this scope"
         return UnseenDict(f"`{name}` is {kind}: its keys are chosen elsewhere")
-    if bindings.scopes.get(value) is not bindings.scopes.get(read):
+    elif bindings.scopes.get(value) is not bindings.scopes.get(read):
         return UnseenDict(f"`{name}` is built in another scope, where other code may change it")
-    made = _initial_writes(value, name, flow)
-    if isinstance(made, UnseenDict):
-        return made
-    writes, functions = made
+    else:
+        made = _initial_writes(value, name, flow)
+        if isinstance(made, UnseenDict):
+            return made
+        (writes, functions), origin = made, nodes.enclosing_statement(value)
     for other in bindings.reads_of(binding):
         if other is read:
             continue
@@ -104,7 +114,7 @@ def built_dict(read: cst.Name, flow: ValueFlow) -> Union[BuiltDict, UnseenDict]:
         if isinstance(written, UnseenDict):
             return written
         writes.extend(written)
-    return BuiltDict(name, tuple(writes), tuple(functions), nodes.enclosing_statement(value))
+    return BuiltDict(name, tuple(writes), tuple(functions), origin, filled_by)
 
 
 def unpacked_dict(value: cst.BaseExpression, flow: ValueFlow) -> Union[BuiltDict, UnseenDict]:
@@ -138,6 +148,26 @@ def unpacking_calls(call: cst.Call, flow: ValueFlow) -> Optional[List[cst.Call]]
         elif isinstance(_writes_at(read, read, flow), UnseenDict):
             return None
     return unpacking
+
+
+def _passed_keywords(param: cst.Param, name: str, flow: ValueFlow) -> Union[Tuple[List[KeyWrite], cst.FunctionDef], UnseenDict]:
+    """The keyword arguments the calls of a function give its ``**name`` parameter: those
+    naming none of its other parameters, each call passing keywords only by name. A write runs
+    first only when there is one call."""
+    function = flow.nodes.enclosing(param, cst.FunctionDef)
+    callers = flow.callers(function) if function is not None and flow.passes_values_through(function) else None
+    if function is None or not callers:
+        return UnseenDict(f"`{name}` is a parameter: its keys are chosen elsewhere")
+    params = function.params
+    named = {each.name.value for each in (*params.posonly_params, *params.params, *params.kwonly_params)}
+    writes = []
+    for call in callers:
+        for arg in call.args:
+            if arg.star == "**":
+                return UnseenDict(f"`{name}` holds the keys of `**{one_line(code_of(arg.value), limit=40)}` on line {flow.nodes.positions[call].start.line}, chosen elsewhere")
+            if arg.keyword is not None and arg.keyword.value not in named:
+                writes.append(KeyWrite(arg.keyword.value, arg.value, arg, call, runs_first=len(callers) == 1))
+    return writes, function
 
 
 def _assigned_value(binding, flow: ValueFlow) -> Optional[cst.BaseExpression]:

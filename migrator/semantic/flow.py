@@ -112,10 +112,15 @@ class ResultTrace:
 
 
 # Decorators that call the function with the arguments given and return what it returns: the
-# caches of functools, and tenacity's retries on exceptions when told nothing about results
-# (its retry conditions on results would read them).
+# caches of functools, tenacity's retries on exceptions when told nothing about results (its
+# retry conditions on results would read them), and backoff's retries on exceptions (whose
+# handlers, but `on_success`, are not given what a call returned).
 CACHES = frozenset({"functools.cache", "functools.lru_cache"})
 TENACITY_KEYWORDS = frozenset({"stop", "wait", "retry", "reraise"})
+BACKOFF_KEYWORDS = frozenset({
+    "max_tries", "max_time", "jitter", "giveup", "on_backoff", "on_giveup", "raise_on_giveup", "logger",
+    "backoff_log_level", "giveup_log_level", "factor", "base", "max_value", "interval",
+})
 
 
 def _mentions_results(node: cst.CSTNode) -> bool:
@@ -467,8 +472,8 @@ class ValueFlow:
 
     def passes_values_through(self, function: cst.FunctionDef) -> bool:
         """Does each decorator of ``function`` call it with the arguments it is given and return
-        what it returns, without reading it? The caches of functools do, and tenacity's retries
-        when they are told nothing about results."""
+        what it returns, without reading it? The caches of functools do, tenacity's retries when
+        they are told nothing about results, and backoff's retries on exceptions."""
         for decorator in function.decorators:
             expression = decorator.decorator
             factory = expression.func if isinstance(expression, cst.Call) else expression
@@ -477,6 +482,8 @@ class ValueFlow:
             if names & CACHES:
                 continue
             if "tenacity.retry" in names and keywords <= TENACITY_KEYWORDS and not _mentions_results(expression):
+                continue
+            if "backoff.on_exception" in names and keywords <= BACKOFF_KEYWORDS:
                 continue
             return False
         return True
