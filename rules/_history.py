@@ -33,7 +33,7 @@ from migrator.analysis import CallSite, ModuleAnalysis
 from migrator.semantic.flow import CALL, ResultUse
 from migrator.rules._built_lists import built_list, held_list
 from migrator.rule import Block, UseRewrite
-from migrator.shapes import code_of, dict_entries, is_constant, lifted, literal_string, moved_out, one_line, string_like
+from migrator.shapes import code_of, dict_entries, is_constant, is_name, lifted, literal_string, moved_out, one_line, string_like
 
 RULE = "tool_results"  # the rule the findings about histories belong to
 TOOL_PARAMETERS = ("tools", "functions")
@@ -205,7 +205,7 @@ def _spliced(context: cst.CSTNode, items: Callable[[cst.BaseExpression], cst.Bas
     return UseRewrite(target=context, build=lambda element: cst.StarredElement(value=items(element.value), comma=element.comma))
 
 
-def container_of(node: cst.CSTNode, analysis: ModuleAnalysis) -> Optional[Tuple[cst.CSTNode, Optional[cst.Name]]]:
+def container_of(node: cst.CSTNode, analysis: ModuleAnalysis) -> Optional[Tuple[cst.CSTNode, Union[cst.Name, cst.Attribute, None]]]:
     """Where ``node`` is added to a list: the ``append`` call or the list element holding it, and
     the name of the list when the tool can tell (``history.append(x)``, ``history = [..., x]``,
     ``history += [..., x]``, ``history.extend([..., x])``)."""
@@ -213,17 +213,24 @@ def container_of(node: cst.CSTNode, analysis: ModuleAnalysis) -> Optional[Tuple[
     if isinstance(parent, cst.Arg):
         call = analysis.nodes.parents.get(parent)
         if _is_method_call(call, "append", analysis) and parent.keyword is None and len(call.args) == 1:
-            return call, call.func.value if isinstance(call.func.value, cst.Name) else None
+            return call, _list_of(call.func.value)
         return None
     if not isinstance(parent, cst.Element):
         return None
     holder = analysis.nodes.parents.get(analysis.nodes.parents.get(parent))
     if isinstance(holder, cst.Arg):
         call = analysis.nodes.parents.get(holder)
-        if _is_method_call(call, "extend", analysis) and isinstance(call.func.value, cst.Name):
-            return parent, call.func.value
+        if _is_method_call(call, "extend", analysis) and _list_of(call.func.value) is not None:
+            return parent, _list_of(call.func.value)
         return parent, None
     return parent, _list_name(holder)
+
+
+def _list_of(receiver: cst.BaseExpression) -> Union[cst.Name, cst.Attribute, None]:
+    """The list ``receiver.append(...)`` adds to, when it is a name or ``self.NAME``."""
+    if isinstance(receiver, cst.Name) or (isinstance(receiver, cst.Attribute) and is_name(receiver.value, "self")):
+        return receiver
+    return None
 
 
 def _list_name(statement: Optional[cst.CSTNode]) -> Optional[cst.Name]:
@@ -269,26 +276,45 @@ class _History:
     unknown: List[cst.CSTNode]  # what adds to it in ways the tool cannot see into
 
 
-def followed_history(name: cst.Name, site: CallSite, convert: MessageConverter) -> Union[Tuple[UseRewrite, ...], Block]:
+def followed_history(name: Union[cst.Name, cst.Attribute], site: CallSite, convert: MessageConverter) -> Union[Tuple[UseRewrite, ...], Block]:
     """The rewrites that make the history ``name`` (a read the call ``site`` sends as its
-    ``messages``) hold Responses input; none when it already does."""
+    ``messages``: a name, or ``self.NAME``) hold Responses input; none when it already does."""
     analysis = site.analysis
-    history = _follow(name, analysis)
+    history = _follow(name, analysis) if isinstance(name, cst.Name) else _follow_attribute(name, analysis)
     tool_context = any(site.has_argument(p) for p in TOOL_PARAMETERS)
+    shown = _code(name)
     if history is None:
+        if tool_context and isinstance(name, cst.Attribute):
+            return _blocked(
+                f"`{shown}` is not a list the tool sees whole (bound only to list literals in the methods of its "
+                "class, reached only through their `self`, its class imported by no other module), so the tool "
+                "cannot see whether it holds tool calls or results, which the Responses API takes in another shape"
+            )
         if tool_context:
             return _blocked(
-                f"`{name.value}` is not built from list literals in this module (a parameter, say), so the tool "
+                f"`{shown}` is not built from list literals in this module (a parameter, say), so the tool "
                 "cannot see whether it holds tool calls or results, which the Responses API takes in another shape"
             )
         receiving = _receiving_output(name, site)
         if receiving is not None:
             return _blocked(
-                f"`{name.value}` receives `{_code(receiving)}` on line {analysis.nodes.positions[receiving].start.line}, "
+                f"`{shown}` receives `{_code(receiving)}` on line {analysis.nodes.positions[receiving].start.line}, "
                 f"but is not built from list literals in this module, so the tool cannot see everything that reads it"
             )
         return ()  # the caller's responsibility, as for any ``messages`` expression
-    return _converted_history(history, name.value, site, convert)
+    return _converted_history(history, shown, site, convert)
+
+
+def same_list(first: cst.BaseExpression, second: cst.BaseExpression, analysis: ModuleAnalysis) -> bool:
+    """Do ``first`` and ``second`` name the same list: names with the same bindings, or the same
+    ``self.NAME`` of one class, read only as ``self.NAME`` in its methods?"""
+    if isinstance(first, cst.Name) and isinstance(second, cst.Name):
+        bindings = set(analysis.bindings.referents(first))
+        return bool(bindings) and set(analysis.bindings.referents(second)) == bindings
+    if isinstance(first, cst.Attribute) and isinstance(second, cst.Attribute):
+        accesses = analysis.bindings.self_attribute_accesses(first)
+        return accesses is not None and second in accesses
+    return False
 
 
 def built_history(value: cst.BaseExpression, site: CallSite, convert: MessageConverter) -> Optional[Union[Tuple[UseRewrite, ...], Block]]:
@@ -361,15 +387,17 @@ def _may_use_tools(site: CallSite, feeders: List[cst.Call]) -> bool:
     )
 
 
-def _receiving_output(name: cst.Name, site: CallSite) -> Optional[cst.CSTNode]:
+def _receiving_output(name: Union[cst.Name, cst.Attribute], site: CallSite) -> Optional[cst.CSTNode]:
     """The message of a response of ``site`` that is added to the list ``name`` may hold, which
     the Responses call would add as output items: only a history the tool sees whole may take them."""
     analysis = site.analysis
-    held = set(analysis.bindings.value_sources(name))
+    held = set(analysis.bindings.value_sources(name)) if isinstance(name, cst.Name) else set()
     for node, (producer, _) in response_messages(analysis).items():
         container = container_of(node, analysis) if producer.call is site.call else None
         receiver = container[1] if container is not None else None
-        if receiver is not None and held & set(analysis.bindings.value_sources(receiver)):
+        if isinstance(receiver, cst.Attribute) and receiver.attr.value == getattr(name, "attr", cst.Name("_")).value:
+            return node  # ``self.NAME.append(message)``: an attribute of that name, maybe the same list
+        if isinstance(receiver, cst.Name) and held & set(analysis.bindings.value_sources(receiver)):
             return node
     return None
 
@@ -433,6 +461,32 @@ def _follow(name: cst.Name, analysis: ModuleAnalysis) -> Optional[_History]:
             _add_elements(history, literal, analysis, written_in=built.source)
     for read in sorted(set(reads) - additions, key=analysis.nodes.order):
         _add_read(history, read, analysis)
+    return history
+
+
+def _follow_attribute(attribute: cst.Attribute, analysis: ModuleAnalysis) -> Optional[_History]:
+    """``_follow`` for ``self.NAME``: every binding in the methods of its class must be a list
+    literal (``self.messages = [...]``, once per conversation, say), and nothing but those
+    methods' ``self`` may reach it; nor may another module (a subclass there may)."""
+    accesses = analysis.bindings.self_attribute_accesses(attribute)
+    cls = analysis.nodes.enclosing(attribute, cst.ClassDef)
+    if accesses is None or cls is None or analysis.project.importers_of(cls.name.value):
+        return None
+    history = _History([], [], [], [])
+    for access in accesses:
+        parent = analysis.nodes.parents.get(access)
+        statement = analysis.nodes.parents.get(parent) if isinstance(parent, cst.AssignTarget) else parent
+        if isinstance(statement, cst.AugAssign) and statement.target is access and isinstance(statement.operator, cst.AddAssign):
+            _add_elements(history, statement.value, analysis)
+        elif isinstance(statement, (cst.Assign, cst.AnnAssign, cst.AugAssign)) and (
+            isinstance(parent, cst.AssignTarget) or getattr(statement, "target", None) is access
+        ):
+            value = statement.value
+            if not (isinstance(statement, (cst.Assign, cst.AnnAssign)) and isinstance(value, cst.List)):
+                return None
+            _add_elements(history, value, analysis)
+        else:
+            _add_read(history, access, analysis)
     return history
 
 

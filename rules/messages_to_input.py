@@ -58,7 +58,7 @@ from migrator.rules._history import RULE as TOOL_RESULTS
 from migrator.rules._history import TOOL_PARAMETERS, Items, built_history, followed_history, inline_answer, response_messages, spliced, tool_message
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, NewArgument, Rewrite, Rule, UseRewrite
-from migrator.shapes import code_of, dict_entries, is_string_expression, literal_string, one_line, separator, string_like
+from migrator.shapes import code_of, dict_entries, is_name, is_string_expression, literal_string, one_line, separator, string_like
 
 INPUT_ROLES = frozenset({"system", "developer", "user", "assistant"})
 INSTRUCTION_ROLES = frozenset({"system", "developer"})
@@ -204,7 +204,7 @@ def _history_of(messages: cst.BaseExpression, site) -> Union[Tuple[UseRewrite, .
     or a list built by a function of the module or copied from a constant, is checked (and
     rewritten where the tool can); another expression is passed through, except to a call that
     can use tools."""
-    if isinstance(messages, cst.Name):
+    if isinstance(messages, cst.Name) or (isinstance(messages, cst.Attribute) and is_name(messages.value, "self")):
         return followed_history(messages, site, _convert_message)
     built = built_history(messages, site, _convert_message)
     if built is not None:

@@ -11,7 +11,9 @@ Rewrites the conversation a tool-calling loop sends back, so that it holds Respo
 
 The history may be written inline in `messages=[...]`, or kept in a list variable that the
 call sends (`messages=history`, or `[..., *history]`) and that is built in the same module with
-`append`, `extend` and `+=`.
+`append`, `extend` and `+=`, or in an attribute of an agent class (`messages=self.messages`)
+that its methods bind only to list literals and reach only through their `self`, when nothing
+else in the module reads an attribute of that name and no other module imports the class.
 
 ## Why
 The Responses API has no `tool` role and no `tool_calls` key on input messages: a loop that
@@ -62,9 +64,10 @@ import libcst as cst
 
 from migrator.analysis import CallSite
 from migrator.semantic.flow import ResultUse
-from migrator.rules._history import DUMPED_MESSAGE, RESPONSE_MESSAGE, container_of, inline_answer, output_rewrite, sent_inline
+from migrator.rules._history import DUMPED_MESSAGE, RESPONSE_MESSAGE, container_of, inline_answer, output_rewrite, same_list, sent_inline
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rule, UseRewrite
+from migrator.shapes import code_of
 
 RULE = Rule(
     title="Tool calls and results sent back",
@@ -131,6 +134,8 @@ def response_message(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block,
     consumer = sent_inline(context, site.analysis)
     if consumer is not None:
         return inline_answer(use, site, context, consumer)
+    if isinstance(history, cst.Attribute) and site.analysis.bindings.self_attribute_accesses(history) is None:
+        return Block(f"the message `{use.code}` is added to `{code_of(history)}`, which code other than its class's methods may reach")
     if history is None or not _sends(site, history):
         return Block(f"the message `{use.code}` is added to a list that this call does not send as its `messages`")
     # The history itself is checked by the ``messages`` hook of this call, which makes the same
@@ -138,13 +143,13 @@ def response_message(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block,
     return output_rewrite(use, context)
 
 
-def _sends(site: CallSite, history: cst.Name) -> bool:
-    """Does ``site`` send the list ``history`` names, as ``messages=history`` or ``[*history]``?"""
+def _sends(site: CallSite, history: Union[cst.Name, cst.Attribute]) -> bool:
+    """Does ``site`` send the list ``history`` names (a name or ``self.NAME``), as
+    ``messages=history`` or ``[*history]``?"""
     argument = site.argument("messages")
     if argument is None:
         return False
-    names = [argument.value] if isinstance(argument.value, cst.Name) else []
+    sent = [argument.value]
     if isinstance(argument.value, cst.List):
-        names = [e.value for e in argument.value.elements if isinstance(e, cst.StarredElement) and isinstance(e.value, cst.Name)]
-    bindings = set(site.analysis.bindings.referents(history))
-    return bool(bindings) and any(set(site.analysis.bindings.referents(name)) == bindings for name in names)
+        sent = [e.value for e in argument.value.elements if isinstance(e, cst.StarredElement)]
+    return any(same_list(history, each, site.analysis) for each in sent)

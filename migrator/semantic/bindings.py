@@ -9,6 +9,7 @@ from functools import cached_property
 from typing import List, Mapping, Optional, Set, Tuple, Union
 
 import libcst as cst
+from libcst.helpers import get_full_name_for_node
 from libcst.metadata import Assignment, BaseAssignment, Scope
 
 from migrator.libcst_internals import resolve_scopes
@@ -245,6 +246,34 @@ class Bindings:
             return self.nodes.parents[parent].item, True
         return node, False
 
+    def self_attribute_accesses(self, expr: cst.Attribute) -> Optional[List[cst.Attribute]]:
+        """Every ``self.NAME`` in the methods of the class ``expr`` (one of them) is read in, reads
+        and bindings, in source order; None when ``NAME`` may be reached otherwise: on anything but
+        a method's ``self`` anywhere in the module (an instance, a nested function), in a class
+        that is not at module level or has a subclass here, declared in the class body, or through
+        ``setattr``, ``delattr``, ``vars`` or ``__dict__``."""
+        cls = self.nodes.enclosing(expr, cst.ClassDef)
+        if cls is None or self.nodes.parents.get(cls) is not self.module:
+            return None
+        if any(get_full_name_for_node(base.value) == cls.name.value for other in self.nodes.nodes_of(cst.ClassDef) for base in other.bases):
+            return None
+        attribute = expr.attr.value
+        if any(is_name(small.target if isinstance(small, cst.AnnAssign) else t.target, attribute)
+               for line in cls.body.body if isinstance(line, cst.SimpleStatementLine)
+               for small in line.body if isinstance(small, (cst.Assign, cst.AnnAssign))
+               for t in (small.targets if isinstance(small, cst.Assign) else [small])):
+            return None
+        if any(node.value in ("setattr", "delattr", "vars", "__dict__") for node in self.nodes.nodes_of(cst.Name)):
+            return None
+        accesses = []
+        for node in self.nodes.nodes_of(cst.Attribute):
+            if node.attr.value != attribute:
+                continue
+            if not (isinstance(node.value, cst.Name) and _is_method_self(node.value, cls, self)):
+                return None
+            accesses.append(node)
+        return sorted(accesses, key=self.nodes.order)
+
     def _self_attribute_bindings(
         self, expr: cst.Attribute
     ) -> List[Tuple[Optional[cst.BaseExpression], Optional[cst.Annotation]]]:
@@ -265,6 +294,21 @@ class Bindings:
                 if self.nodes.within(node, cls.body):
                     bindings.append((node.value, node.annotation))
         return bindings
+
+
+def _is_method_self(node: cst.Name, cls: cst.ClassDef, bindings: "Bindings") -> bool:
+    """Is ``node`` the ``self`` of a method of ``cls``: the first parameter of a function defined
+    in its body, neither a static nor a class method, that binds it nowhere else?"""
+    function = bindings.nodes.enclosing(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef))
+    if not (isinstance(function, cst.FunctionDef) and bindings.nodes.parents.get(function) is cls.body):
+        return False
+    if any(get_full_name_for_node(d.decorator) in ("staticmethod", "classmethod") for d in function.decorators):
+        return False
+    params = [*function.params.posonly_params, *function.params.params]
+    if not params or params[0].name.value != node.value:
+        return False
+    scope = bindings.scopes.get(node)
+    return scope is not None and len(scope.assignments[node.value]) == 1
 
 
 def _binds_name(statement: Union[cst.Assign, cst.AnnAssign, cst.AugAssign], name: str) -> bool:
