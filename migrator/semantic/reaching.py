@@ -52,13 +52,13 @@ class ReachingDefinitions:
 
     def holding_at(self, read: cst.CSTNode, name: str) -> Optional[Bindings]:
         """The bindings of ``name`` that may hold when ``read`` runs, ``name`` being bound in the
-        module or function whose body holds ``read``; None where the walk cannot tell (``read``
-        runs later or never, or a nested function binds ``name``)."""
+        module or function whose body holds ``read`` (none where ``read`` never runs); None where
+        the walk cannot tell (``read`` runs later, or a nested function binds ``name``)."""
         for scope in self._flow_scopes_of(read):
             walk = self._walk(scope)
             states = walk.states.get(read)
             if states is not None and name not in walk.unmet:
-                return frozenset().union(*(state.get(name, NOTHING) | early.get(name, NOTHING) for state, early in states))
+                return walk.holding(states, name)
         return None
 
     def reads_reached_by(self, binding: BaseAssignment) -> List[cst.CSTNode]:
@@ -152,8 +152,8 @@ class _ScopeWalk:
             node = getattr(assignment, "node", None)
             if node is not None:
                 self.binds.setdefault(node, []).append(assignment)
-        self.reaching: Dict[cst.CSTNode, Bindings] = {}
-        # The states each read ran in, with the ``:=`` bindings of its step: what else holds there.
+        # The states each read ran in (none: it never runs), with the ``:=`` bindings of its
+        # step: what holds there, of its own name and of the others.
         self.states: Dict[cst.CSTNode, List[Tuple[Dict[str, Bindings], Dict[str, Bindings]]]] = {}
         self.seen: Set[BaseAssignment] = set()  # bindings the walk met, in code that runs or not
         self.loops: List[_Loop] = []
@@ -168,8 +168,18 @@ class _ScopeWalk:
 
     @cached_property
     def answers(self) -> Dict[cst.CSTNode, Bindings]:
-        """The reads answered, except those of an ``unmet`` name. Asked once the walk ran."""
-        return {read: found for read, found in self.reaching.items() if _name_of(read, self.referents) not in self.unmet}
+        """What reaches each read answered: all but those of an ``unmet`` name. Asked once the walk ran."""
+        answers = {}
+        for read, states in self.states.items():
+            name = _name_of(read, self.referents)
+            if name not in self.unmet:
+                answers[read] = self.holding(states, name)
+        return answers
+
+    @staticmethod
+    def holding(states: List[Tuple[Dict[str, Bindings], Dict[str, Bindings]]], name: str) -> Bindings:
+        """The bindings of ``name`` in any of ``states``."""
+        return frozenset().union(*(state.get(name, NOTHING) | early.get(name, NOTHING) for state, early in states))
 
     # -- code run at once -----------------------------------------------------------------
 
@@ -186,15 +196,13 @@ class _ScopeWalk:
         self.seen.update(binding for binding, _ in made)
         if state is None:
             for read in reads:
-                self.reaching.setdefault(read, NOTHING)
+                self.states.setdefault(read, [])
             return None
         early: Dict[str, Bindings] = {}
         for binding, at_once in made:
             if at_once:
                 early[binding.name] = early.get(binding.name, NOTHING) | {binding}
         for read in reads:
-            name = _name_of(read, self.referents)
-            self.reaching[read] = self.reaching.get(read, NOTHING) | state.get(name, NOTHING) | early.get(name, NOTHING)
             self.states.setdefault(read, []).append((state, early))
         after = dict(state)
         for name in deletes:
