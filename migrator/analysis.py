@@ -247,9 +247,12 @@ class ModuleAnalysis:
                 return UnseenDict(elsewhere, node=next(arg for arg in call.args if arg.star == "**"))
         for function in dict.fromkeys(function for each in found for function in each.filled_by):
             outermost = self._outermost(function)
-            importers = self.project.where_imported(outermost.name.value) if outermost is not None else "another module"
-            if importers is not None:
-                reason = f"`{function.name.value}` is imported by {importers}, whose calls may give its `**` parameter other keys"
+            importers = self.project.where_imported(outermost.name.value) if outermost is not None else None
+            if outermost is None or importers is not None:
+                reason = (
+                    f"`{function.name.value}` is imported by {importers}, whose calls may give its `**` parameter other keys"
+                    if importers is not None else f"`{function.name.value}` is not defined at the top level, so other modules may call it"
+                )
                 return UnseenDict(reason, node=next(arg for arg in call.args if arg.star == "**"))
         if len(found) == 1:
             return found[0]

@@ -395,8 +395,8 @@ def _receiving_output(name: Union[cst.Name, cst.Attribute], site: CallSite) -> O
     for node, (producer, _) in response_messages(analysis).items():
         container = container_of(node, analysis) if producer.call is site.call else None
         receiver = container[1] if container is not None else None
-        if isinstance(receiver, cst.Attribute) and receiver.attr.value == getattr(name, "attr", cst.Name("_")).value:
-            return node  # ``self.NAME.append(message)``: an attribute of that name, maybe the same list
+        if isinstance(receiver, cst.Attribute) and isinstance(name, cst.Attribute) and receiver.attr.value == name.attr.value:
+            return node  # ``self.NAME.append(message)``: maybe the same list
         if isinstance(receiver, cst.Name) and held & set(analysis.bindings.value_sources(receiver)):
             return node
     return None
@@ -466,28 +466,36 @@ def _follow(name: cst.Name, analysis: ModuleAnalysis) -> Optional[_History]:
 
 def _follow_attribute(attribute: cst.Attribute, analysis: ModuleAnalysis) -> Optional[_History]:
     """``_follow`` for ``self.NAME``: every binding in the methods of its class must be a list
-    literal (``self.messages = [...]``, once per conversation, say), and nothing but those
-    methods' ``self`` may reach it; nor may another module (a subclass there may)."""
+    literal (``self.messages = [...]``, once per conversation, say) or ``+=`` one, and nothing
+    but those methods' ``self`` may reach it; nor may another module (a subclass there may)."""
     accesses = analysis.bindings.self_attribute_accesses(attribute)
     cls = analysis.nodes.enclosing(attribute, cst.ClassDef)
     if accesses is None or cls is None or analysis.project.importers_of(cls.name.value):
         return None
     history = _History([], [], [], [])
     for access in accesses:
-        parent = analysis.nodes.parents.get(access)
-        statement = analysis.nodes.parents.get(parent) if isinstance(parent, cst.AssignTarget) else parent
+        statement = analysis.nodes.parents.get(access)
+        value = _bound_value(access, analysis)
         if isinstance(statement, cst.AugAssign) and statement.target is access and isinstance(statement.operator, cst.AddAssign):
             _add_elements(history, statement.value, analysis)
-        elif isinstance(statement, (cst.Assign, cst.AnnAssign, cst.AugAssign)) and (
-            isinstance(parent, cst.AssignTarget) or getattr(statement, "target", None) is access
-        ):
-            value = statement.value
-            if not (isinstance(statement, (cst.Assign, cst.AnnAssign)) and isinstance(value, cst.List)):
-                return None
+        elif isinstance(value, cst.List):
             _add_elements(history, value, analysis)
+        elif value is not None or _is_bound(access, analysis):
+            return None  # bound to something else, or in a way the tool does not read
         else:
             _add_read(history, access, analysis)
     return history
+
+
+def _is_bound(target: cst.CSTNode, analysis: ModuleAnalysis) -> bool:
+    """Is ``target`` (maybe inside a tuple or list of targets) bound or deleted there:
+    ``a, target = ...``, ``for target in ...``, ``with ... as target``, ``del target``?"""
+    node, parent = target, analysis.nodes.parents.get(target)
+    while isinstance(parent, (cst.Element, cst.StarredElement, cst.Tuple, cst.List)):
+        node, parent = parent, analysis.nodes.parents.get(parent)
+    if isinstance(parent, (cst.AssignTarget, cst.AsName, cst.Del)):
+        return True
+    return isinstance(parent, (cst.For, cst.CompFor, cst.AnnAssign, cst.AugAssign)) and parent.target is node
 
 
 def _bound_value(target: cst.CSTNode, analysis: ModuleAnalysis) -> Optional[cst.BaseExpression]:

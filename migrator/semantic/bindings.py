@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import List, Mapping, Optional, Set, Tuple, Union
+from typing import Dict, List, Mapping, Optional, Set, Tuple, Union
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -33,6 +33,8 @@ class Bindings:
     def __init__(self, module: cst.Module, nodes: Nodes) -> None:
         self.module = module
         self.nodes = nodes
+        # ``self_attribute_accesses``, by class and attribute: each question walks the module.
+        self._attribute_accesses: Dict[Tuple[cst.ClassDef, str], Optional[List[cst.Attribute]]] = {}
 
     @cached_property
     def scopes(self) -> Mapping[cst.CSTNode, Optional[Scope]]:
@@ -255,13 +257,16 @@ class Bindings:
         cls = self.nodes.enclosing(expr, cst.ClassDef)
         if cls is None or self.nodes.parents.get(cls) is not self.module:
             return None
+        key = (cls, expr.attr.value)
+        if key not in self._attribute_accesses:
+            self._attribute_accesses[key] = self._accesses_in_methods(cls, expr.attr.value)
+        return self._attribute_accesses[key]
+
+    def _accesses_in_methods(self, cls: cst.ClassDef, attribute: str) -> Optional[List[cst.Attribute]]:
         if any(get_full_name_for_node(base.value) == cls.name.value for other in self.nodes.nodes_of(cst.ClassDef) for base in other.bases):
             return None
-        attribute = expr.attr.value
-        if any(is_name(small.target if isinstance(small, cst.AnnAssign) else t.target, attribute)
-               for line in cls.body.body if isinstance(line, cst.SimpleStatementLine)
-               for small in line.body if isinstance(small, (cst.Assign, cst.AnnAssign))
-               for t in (small.targets if isinstance(small, cst.Assign) else [small])):
+        declarations = [small for line in cls.body.body if isinstance(line, cst.SimpleStatementLine) for small in line.body]
+        if any(isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign)) and _binds_name(small, attribute) for small in declarations):
             return None
         if any(node.value in ("setattr", "delattr", "vars", "__dict__") for node in self.nodes.nodes_of(cst.Name)):
             return None

@@ -50,7 +50,7 @@ class BuiltDict:
     name: str
     writes: Tuple[KeyWrite, ...]
     functions: Tuple[cst.FunctionDef, ...] = ()  # functions of the module whose returns hold some of the writes
-    origin: Optional[cst.CSTNode] = None  # the statement binding the name to a new dict
+    origin: Optional[cst.CSTNode] = None  # what makes a new dict: the statement binding the name, or the function of a ``**`` parameter
     filled_by: Tuple[cst.FunctionDef, ...] = ()  # functions whose callers' keywords its ``**`` parameter holds
 
     def writes_of(self, key: str) -> List[KeyWrite]:
