@@ -196,7 +196,8 @@ def stream_loop(use, site):
 
 
 def _written_as_text(use, site) -> bool:
-    """``st.write_stream(stream)``: the stream is the function's only stream argument."""
+    """``st.write_stream(stream)``: the stream passed, as it is, to such a function, by position
+    or as ``stream=``."""
     call = use.grandparent
     if not (isinstance(use.parent, cst.Arg) and not use.parent.star and isinstance(call, cst.Call)):
         return False

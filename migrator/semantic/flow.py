@@ -114,11 +114,11 @@ class ResultTrace:
 # Decorators that call the function with the arguments given and return what it returns: the
 # caches of functools, tenacity's retries on exceptions when told nothing about results (its
 # retry conditions on results would read them), and backoff's retries on exceptions (whose
-# handlers, but `on_success`, are not given what a call returned).
+# handlers are not given what a call returned; its retries on a predicate read it).
 CACHES = frozenset({"functools.cache", "functools.lru_cache"})
 TENACITY_KEYWORDS = frozenset({"stop", "wait", "retry", "reraise"})
 BACKOFF_KEYWORDS = frozenset({
-    "max_tries", "max_time", "jitter", "giveup", "on_backoff", "on_giveup", "raise_on_giveup", "logger",
+    "max_tries", "max_time", "jitter", "giveup", "on_success", "on_backoff", "on_giveup", "raise_on_giveup", "logger",
     "backoff_log_level", "giveup_log_level", "factor", "base", "max_value", "interval",
 })
 
