@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Union
+from typing import Callable, Dict, List, Optional, Tuple, Union
 
 import libcst as cst
 
@@ -359,8 +359,9 @@ class ChunkLoop:
 
     def _find_aliases(self) -> None:
         """Names the loop body assigns a part of the chunk to, at its top level (or under an
-        ``if chunk.choices:`` there)."""
-        for statement in self._alias_candidates():
+        ``if chunk.choices:`` there); and names it assigns the text to under a test that the
+        chunk has text (``if chunk.choices[0].delta.content is not None:``), read only there."""
+        for statement, under_text_test in self._alias_candidates():
             small = statement.body[0]
             value = small.value
             text = None
@@ -378,18 +379,43 @@ class ChunkLoop:
             elif path not in STRUCTURE or text is not None:
                 continue
             target = small.targets[0].target
+            if under_text_test is not None and not (text is not None and self._read_only_in(target, under_text_test)):
+                continue
             self.aliases[target.value] = Alias(target, path, statement, text)
 
-    def _alias_candidates(self) -> List[cst.SimpleStatementLine]:
-        statements = list(self.body)
+    def _alias_candidates(self) -> List[Tuple[cst.SimpleStatementLine, Optional[cst.If]]]:
+        """Assignments of one name, each with the ``if`` testing for text it is under, if any."""
+        statements: List[Tuple[cst.BaseStatement, Optional[cst.If]]] = [(s, None) for s in self.body]
         for statement in self.body:
             if isinstance(statement, cst.If) and self._is_choices_test(statement.test):
-                statements += list(statement.body.body)
+                statements += [(s, None) for s in statement.body.body]
+            elif isinstance(statement, cst.If) and self._is_text_test(statement.test):
+                statements += [(s, statement) for s in statement.body.body]
         return [
-            s for s in statements
+            (s, under) for s, under in statements
             if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], cst.Assign)
             and len(s.body[0].targets) == 1 and isinstance(s.body[0].targets[0].target, cst.Name)
         ]
+
+    def _is_text_test(self, node: cst.BaseExpression) -> bool:
+        """``chunk.choices[0].delta.content`` or ``... is not None``, after ``chunk.choices and``
+        or not: true only for a chunk with text."""
+        if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.And) and self._is_choices_test(node.left):
+            node = node.right
+        if is_not_none_test(node):
+            node = node.left
+        return chain_of(node) == (self.variable, self.text_path)
+
+    def _read_only_in(self, target: cst.Name, statement: cst.BaseStatement) -> bool:
+        """Is what ``target`` is assigned read only inside ``statement``, where nothing else
+        assigned reaches it? Past it, the name would hold a chunk's text the events do not set."""
+        assignment = self.analysis.bindings.binding(target)
+        if assignment is None:
+            return False
+        return all(
+            is_inside(self.analysis, read, statement) and len(self.analysis.bindings.reaching(read)) == 1
+            for read in self.analysis.bindings.reads_of(assignment)
+        )
 
     def _is_choices_test(self, node: cst.BaseExpression) -> bool:
         """``chunk.choices``, ``len(chunk.choices) > 0``: true when the chunk has choices."""

@@ -194,12 +194,31 @@ class EmptyText:
                 return None
             if presence == WEAK:
                 return self._reason_with_text_not_none(_not_none_operand(statement.test), statement.body.body)
-        elif isinstance(statement, cst.SimpleStatementLine):
+        if isinstance(statement, cst.If) and self._text_reads(statement.test) == []:
+            return self._branches_reason(statement)
+        if isinstance(statement, cst.SimpleStatementLine):
             for small in statement.body:
                 if not self._small_does_nothing(small):
                     return self._prints_none(small) or self._runs(small)
             return None
         return self._runs(statement)
+
+    def _branches_reason(self, statement: cst.If) -> Optional[str]:
+        """Why a branch of ``if verbose: print(text, end="")`` (a test that neither reads the text
+        nor runs code) would do something for an empty text. What a branch assigns is forgotten
+        after it: the statements after the ``if`` may run without it."""
+        branches: List[Sequence[cst.BaseStatement]] = [statement.body.body]
+        if isinstance(statement.orelse, cst.If):
+            branches.append([statement.orelse])  # `elif`
+        elif statement.orelse is not None:
+            branches.append(statement.orelse.body.body)
+        for branch in branches:
+            known, names, accumulated = set(self.not_none), dict(self.names), set(self.accumulated)
+            reason = self.reason(branch)
+            self.not_none, self.names, self.accumulated = known, names, accumulated
+            if reason is not None:
+                return reason
+        return None
 
     def _reason_with_text_not_none(self, text: cst.BaseExpression, statements: Sequence[cst.BaseStatement]) -> Optional[str]:
         """Why one of ``statements``, run only where ``text`` is not None, would do something

@@ -60,8 +60,11 @@ reason, the usage) carry no text, so a statement that reads the text moves under
 event only when it does nothing for an empty text: it is under a test that the text is there,
 or it is `print(text, end="")`, `sys.stdout.write(text)`, `name += text` (or `name = name + text`), `count += len(text)`,
 `parts.append(text)` for a list made with `parts = []` and used only to append and to
-`"".join(parts)` (each with `text or ""` where the text may be None), or it assigns the text to a
-name read only later in the same loop pass. `if text is None: continue` and `if not text:
+`"".join(parts)` (each with `text or ""` where the text may be None), an `if` whose test neither
+reads the text nor calls anything (`if verbose:`) around such statements, or it assigns the text to a
+name read only later in the same loop pass (under the test that the text is there, when the
+assignment is: `if chunk.choices[0].delta.content is not None: piece = chunk.choices[0].delta.content`,
+with `piece` read only under that test, where no other assignment reaches it). `if text is None: continue` and `if not text:
 continue` also skip the statements after them, so they must come after every statement that
 does not read the text (the finish reason and the usage come in chunks without text).
 A statement that yields the text (`yield text`, `yield {"delta": text}`, with no call) yields an
