@@ -592,20 +592,40 @@ class ValueFlow:
 
     def _method_callers(self, cls: cst.ClassDef, name: str) -> Optional[List[cst.Call]]:
         """Calls ``self.name(...)`` inside the class, ``obj.name(...)`` on instances made in
-        this module; any other ``.name`` in the module makes the method untraceable."""
+        this module; any other ``.name`` in the module makes the method untraceable, unless
+        what it is read on holds no instance of the class (``self.client.chat`` beside a
+        method ``chat``, ``self.client`` being only ever an imported class's instance)."""
         callers = []
         for node in self.nodes.nodes_of(cst.Attribute):
             if node.attr.value != name:
                 continue
+            receiver = node.value
+            if self._holds_no_instance_of(receiver, cls):
+                continue
             call = self.nodes.parents.get(node)
             if not (isinstance(call, cst.Call) and call.func is node):
                 return None
-            receiver = node.value
             inside = self.nodes.enclosing(node, cst.ClassDef) is cls and is_name(receiver, "self")
             if not (inside or self._is_instance_of(receiver, cls)):
                 return None
             callers.append(call)
         return sorted(callers, key=self.nodes.order)
+
+    def _holds_no_instance_of(self, expr: cst.BaseExpression, cls: cst.ClassDef) -> bool:
+        """Is ``expr`` a ``self.`` attribute of a class of this module, read and bound only in
+        its methods, and bound only to what calls of imported names make? Code elsewhere cannot
+        hand those this module's ``cls``: they are instances of another module's classes."""
+        if not (isinstance(expr, cst.Attribute) and is_name(expr.value, "self")):
+            return False
+        if self.bindings.self_attribute_accesses(expr) is None:
+            return False
+        values = self.bindings.bound_values(expr)
+        return bool(values) and all(
+            isinstance(value, cst.Call)
+            and isinstance(value.func, (cst.Name, cst.Attribute))
+            and bool(self.imports.qualified(value.func, imported_only=True))
+            for value in values
+        )
 
     def _is_instance_of(self, expr: cst.BaseExpression, cls: cst.ClassDef) -> bool:
         if isinstance(expr, cst.Call):
