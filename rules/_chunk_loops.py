@@ -59,6 +59,8 @@ from migrator.rules._streaming import (
 NO_TEXT_CHUNKS = "for the chunks that carry no text (the first and the last), which a Responses stream does not send"
 # The events that carry what a loop reads.
 TEXT_GATE: Gate = ('{event}.type == "response.output_text.delta"',)
+# Flushing the terminal shows nothing new: it may run per event instead of per chunk.
+TERMINAL_FLUSHES = frozenset({"sys.stdout.flush", "sys.stderr.flush"})
 FINISHED_GATE: Gate = ('{event}.type in ("response.completed", "response.incomplete")',)
 
 
@@ -550,6 +552,8 @@ class ChunkLoop:
         if not reads:
             if isinstance(statement, cst.SimpleStatementLine) and all(isinstance(s, cst.Pass) for s in statement.body):
                 return Segment([index], keep())
+            if self._is_flush_statement(statement):
+                return Kind.TEXT  # goes with the text statements around it, under the text event
             return Block(
                 f"`{one_line(code_of(statement))}` runs once per chunk in the loop over the stream, and a"
                 " Responses stream sends a different number of events"
@@ -704,7 +708,22 @@ class ChunkLoop:
             where=NO_TEXT_CHUNKS,
             only_joined=self._only_joined,
             is_len=lambda call: self.analysis.flow.calls_builtin(call, "len"),
+            is_flush=self._is_flush,
             collect_yields=True,
+        )
+
+    def _is_flush(self, call: cst.Call) -> bool:
+        """``sys.stdout.flush()`` (or stderr's): it shows nothing new, once per chunk or per event."""
+        return bool(TERMINAL_FLUSHES & self.analysis.imports.qualified(call.func, imported_only=True))
+
+    def _is_flush_statement(self, statement: cst.BaseStatement) -> bool:
+        return (
+            isinstance(statement, cst.SimpleStatementLine)
+            and len(statement.body) == 1
+            and isinstance(statement.body[0], cst.Expr)
+            and isinstance(statement.body[0].value, cst.Call)
+            and not statement.body[0].value.args
+            and self._is_flush(statement.body[0].value)
         )
 
     def _text_reason(self, statements: List[cst.BaseStatement], last: int, check: Optional[EmptyText] = None) -> Optional[str]:

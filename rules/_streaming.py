@@ -94,7 +94,9 @@ class EmptyText:
     then); ``guard`` whether it is a test that lets the text be read at all (``chunk.choices``).
     Names in ``aliases`` may be assigned a text value. ``only_joined`` says whether a list is
     used for nothing but appending and ``"".join(...)``, to which an empty text adds nothing;
-    ``is_len`` whether a call is of the builtin ``len`` (``count += len(text)`` adds nothing).
+    ``is_len`` whether a call is of the builtin ``len`` (``count += len(text)`` adds nothing);
+    ``is_flush`` whether it flushes the terminal (``sys.stdout.flush()``), which shows nothing new
+    however often it runs.
 
     ``if text is None: continue`` does nothing itself, and the statements after it see a text
     that is never None; after ``if not text: continue`` they see a text. ``skips`` collects
@@ -114,10 +116,12 @@ class EmptyText:
         where: str = "where there is no text",
         only_joined: Callable[[cst.BaseExpression], bool] = lambda node: False,
         is_len: Callable[[cst.Call], bool] = lambda call: False,
+        is_flush: Callable[[cst.Call], bool] = lambda call: False,
         collect_yields: bool = False,
     ) -> None:
         self.text_of = text_of
         self.is_len = is_len
+        self.is_flush = is_flush
         self.collect_yields = collect_yields
         self.guard = guard
         self.only_joined = only_joined
@@ -257,7 +261,12 @@ class EmptyText:
                 self.accumulated.add(small.target.value)
             return added
         if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
-            return self._is_silent_print(small.value) or self._is_silent_write(small.value) or self._is_joined_append(small.value)
+            return (
+                self._is_silent_print(small.value)
+                or self._is_silent_write(small.value)
+                or self._is_joined_append(small.value)
+                or (self.is_flush(small.value) and not small.value.args)
+            )
         if self.collect_yields and isinstance(small, cst.Expr) and isinstance(small.value, cst.Yield) and self._holds_text(small.value.value):
             self.yields.append(small)
             return True
