@@ -31,6 +31,7 @@ from migrator.shapes import (
     one_line,
     separator,
     string_like,
+    walk,
 )
 from migrator.libcst_internals import children
 
@@ -299,10 +300,15 @@ def _only_without_tool_calls(node: cst.CSTNode, site: CallSite) -> bool:
             if child is parent.orelse and _tests_calls(parent.test, tests, present=True):
                 return True
         if isinstance(parent, (cst.IndentedBlock, cst.Module)):
-            for earlier in parent.body[: list(parent.body).index(child)]:
+            earlier_statements = parent.body[: list(parent.body).index(child)]
+            for index, earlier in enumerate(earlier_statements):
                 if _leaves_when_calls(earlier, tests) or _loops_until_no_calls(earlier, tests, analysis):
                     return True
                 if name is not None and _rebinds_when_calls(earlier, tests, name):
+                    return True
+                if name is not None and _loops_while_calls(earlier, name) and not any(
+                    _binds(later, name) for later in earlier_statements[index + 1 :]
+                ):
                     return True
         child, parent = parent, analysis.nodes.parents.get(parent)
     return False
@@ -352,6 +358,32 @@ def _loops_until_no_calls(statement: cst.CSTNode, tests: Set[cst.CSTNode], analy
         if not (isinstance(condition, cst.If) and condition.body is body and _tests_calls(condition.test, tests, present=False)):
             return False
     return bool(breaks)
+
+
+def _loops_while_calls(statement: cst.CSTNode, name: str) -> bool:
+    """``while name.choices[0].finish_reason == "tool_calls":`` with no ``break`` of its own: past
+    it, ``name``'s response asked for no tool. (Rule ``finish_reason`` migrates that test only
+    where no call is forced, where a response with tool calls always ends for that reason.)"""
+    if not isinstance(statement, cst.While) or statement.orelse is not None:
+        return False
+    test = statement.test
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.Equal)):
+        return False
+    if literal_string(test.comparisons[0].comparator) != "tool_calls" or chain_root(test.left) != name:
+        return False
+    if code_of(test.left) != f"{name}.choices[0].finish_reason":
+        return False
+    return not any(isinstance(node, cst.Break) for node in _own_statements(statement.body))
+
+
+def _binds(statement: cst.CSTNode, name: str) -> bool:
+    """Does ``statement`` assign ``name`` anywhere in it?"""
+    return any(
+        isinstance(node, cst.AssignTarget) and is_name(node.target, name)
+        or isinstance(node, (cst.AnnAssign, cst.AugAssign, cst.NamedExpr)) and is_name(node.target, name)
+        or isinstance(node, cst.For) and is_name(node.target, name)
+        for node in walk(statement)
+    )
 
 
 def _own_statements(node: cst.CSTNode):

@@ -40,7 +40,9 @@ Safe. A history kept in a variable is rewritten only when the tool sees all of i
 the variable may hold is built in this module (a list literal, maybe bound again for each
 conversation, a list a function of the module returns, or a copy of a constant:
 `list(DEFAULT_MESSAGES)`); everything added to it is a dict literal (maybe held in a name) or
-the message of a response to a call that sends this same history; and nothing else reads it
+the message of a response to a call that sends this same history (held in a name or not:
+`reply = response.choices[0].message`, read after that line and before the response's name is
+bound again, as in a loop that asks the model again at the end of its body); and nothing else reads it
 (`len(messages)` would count items, a loop over it would meet items instead of message dicts).
 All the calls that send it migrate together or none does; so do a call and the next one whose
 `messages=[...]` literal holds its message. Messages written outside the history

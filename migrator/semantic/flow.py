@@ -306,7 +306,10 @@ class ValueFlow:
         """The line ``alias = result.part`` when reading ``alias`` can be replaced by reading
         ``result.part``: the line follows the one binding ``result`` in the same block (after
         plain assignments and expressions, outside any ``try``), and ``alias`` is read only
-        where ``result`` still holds what it held there."""
+        where ``result`` still holds what it held there. Or, in a loop that binds ``result``
+        again (``while`` a response asks for tools, ``response = create(...)`` at the end of
+        its body), ``alias`` is read only after the line in its block, before anything there
+        binds ``result`` again."""
         assign = use.parent
         if not (isinstance(assign, cst.Assign) and assign.value is use.outer and len(assign.targets) == 1):
             return None
@@ -321,11 +324,13 @@ class ValueFlow:
         result = use.base.value if isinstance(use.base, cst.Name) else None
         body = self.nodes.parents.get(line)
         siblings = list(getattr(body, "body", ()))
-        if result is None or self.nodes.parents.get(binding_line) is not body:
+        if result is None:
             return None
-        between = siblings[siblings.index(binding_line) + 1 : siblings.index(line)]
-        if between and not (all(map(_runs_on, between)) and self._exceptions_leave(line)):
-            return None  # the alias line could be skipped while the program goes on
+        after_binding = self.nodes.parents.get(binding_line) is body
+        if after_binding:
+            between = siblings[siblings.index(binding_line) + 1 : siblings.index(line)]
+            if between and not (all(map(_runs_on, between)) and self._exceptions_leave(line)):
+                return None  # the alias line could be skipped while the program goes on
         scope = self.bindings.scopes.get(use.base)
         alias_assignment = self.bindings.assignment_of(alias, alias.value)
         if scope is None or alias_assignment is None:
@@ -337,6 +342,10 @@ class ValueFlow:
             reader = self.bindings.scopes.get(read)
             if reader is not scope and not (isinstance(reader, ComprehensionScope) and reader[result] == scope[result]):
                 return None
+        if not after_binding:
+            if not self._loop_binds_again(body, line, siblings, scope, result):
+                return None
+            return line if all(self._read_before_rebinding(read, line, siblings, scope, result) for read in reads) else None
         # Each read of the alias must see ``result`` still bound by this assignment, on every way
         # to it, or else unbound but for ``result = None`` before the binding line (a read past
         # a loop that may not have run).
@@ -353,6 +362,28 @@ class ValueFlow:
                 if self.nodes.order(node) > self.nodes.order(binding_line):
                     return None
         return line
+
+    def _loop_binds_again(self, body: cst.CSTNode, line: cst.CSTNode, siblings: List[cst.CSTNode], scope, result: str) -> bool:
+        """Is ``body`` a loop's, binding ``result`` again after ``line``: the loop's next pass
+        reads the next result?"""
+        if not isinstance(self.nodes.parents.get(body), (cst.While, cst.For)):
+            return False
+        return self._bind_in(siblings[siblings.index(line) + 1 :], scope, result)
+
+    def _read_before_rebinding(self, read: cst.CSTNode, line: cst.CSTNode, siblings: List[cst.CSTNode], scope, result: str) -> bool:
+        """Is ``read`` in a statement after ``line`` in its block, with no binding of ``result``
+        from ``line`` to that statement, the statement included?"""
+        statement = read
+        while statement is not None and statement not in siblings:
+            statement = self.nodes.parents.get(statement)
+        if statement is None or siblings.index(statement) <= siblings.index(line):
+            return False
+        return not self._bind_in(siblings[siblings.index(line) : siblings.index(statement) + 1], scope, result)
+
+    def _bind_in(self, statements: List[cst.CSTNode], scope, name: str) -> bool:
+        """Does one of ``statements`` bind ``name`` of ``scope``, anywhere in it?"""
+        bound = [node for node in (getattr(a, "node", None) for a in scope[name]) if node is not None]
+        return any(self.nodes.within(node, statement) for node in bound for statement in statements)
 
     def _exceptions_leave(self, node: cst.CSTNode) -> bool:
         """Does an exception raised at ``node`` leave its function (no ``try`` or ``with`` around
