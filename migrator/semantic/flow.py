@@ -644,19 +644,37 @@ class ValueFlow:
 
     def _holds_no_instance_of(self, expr: cst.BaseExpression, cls: cst.ClassDef) -> bool:
         """Is ``expr`` a ``self.`` attribute of a class of this module, read and bound only in
-        its methods, and bound only to what calls of imported names make? Code elsewhere cannot
-        hand those this module's ``cls``: they are instances of another module's classes."""
+        its methods, and bound only to what calls of imported names make, or parameters
+        annotated with imported names hold (``client or OpenAI()``, ``client: Optional[OpenAI]``)?
+        Those are instances of other modules' classes, not ``cls``."""
         if not (isinstance(expr, cst.Attribute) and is_name(expr.value, "self")):
             return False
         if self.bindings.self_attribute_accesses(expr) is None:
             return False
         values = self.bindings.bound_values(expr)
-        return bool(values) and all(
-            isinstance(value, cst.Call)
-            and isinstance(value.func, (cst.Name, cst.Attribute))
-            and bool(self.imports.qualified(value.func, imported_only=True))
-            for value in values
-        )
+        return bool(values) and all(self._made_elsewhere(value) for value in values)
+
+    def _made_elsewhere(self, value: cst.CSTNode) -> bool:
+        if isinstance(value, cst.BooleanOperation):
+            return self._made_elsewhere(value.left) and self._made_elsewhere(value.right)
+        if isinstance(value, cst.IfExp):
+            return self._made_elsewhere(value.body) and self._made_elsewhere(value.orelse)
+        if isinstance(value, cst.Call):
+            return isinstance(value.func, (cst.Name, cst.Attribute)) and self._is_imported(value.func)
+        if isinstance(value, cst.Name) and value.value != "None":
+            bound = self.bindings.bound_values(value)  # a name left as it is: a binding not followed (a loop's)
+            return bool(bound) and all(not isinstance(each, cst.Name) and self._made_elsewhere(each) for each in bound)
+        param = value if isinstance(value, cst.Param) else self.nodes.parents.get(value)
+        if isinstance(param, cst.Param):
+            return param.annotation is not None and all(
+                is_name(name, "None") or self._is_imported(name)
+                for name in walk(param.annotation.annotation)
+                if isinstance(name, (cst.Name, cst.Attribute)) and not isinstance(self.nodes.parents.get(name), cst.Attribute)
+            ) and not any(isinstance(node, (cst.SimpleString, cst.ConcatenatedString)) for node in walk(param.annotation.annotation))
+        return is_name(value, "None")
+
+    def _is_imported(self, node: cst.BaseExpression) -> bool:
+        return bool(self.imports.qualified(node, imported_only=True))
 
     def _is_instance_of(self, expr: cst.BaseExpression, cls: cst.ClassDef) -> bool:
         if isinstance(expr, cst.Call):
