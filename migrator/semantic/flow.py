@@ -331,6 +331,8 @@ class ValueFlow:
             between = siblings[siblings.index(binding_line) + 1 : siblings.index(line)]
             if between and not (all(map(_runs_on, between)) and self._exceptions_leave(line)):
                 return None  # the alias line could be skipped while the program goes on
+        else:
+            after_binding = self._after_try_binding(binding_line, line, siblings)
         scope = self.bindings.scopes.get(use.base)
         alias_assignment = self.bindings.assignment_of(alias, alias.value)
         if scope is None or alias_assignment is None:
@@ -362,6 +364,19 @@ class ValueFlow:
                 if self.nodes.order(node) > self.nodes.order(binding_line):
                     return None
         return line
+
+    def _after_try_binding(self, binding_line: cst.CSTNode, line: cst.CSTNode, siblings: List[cst.CSTNode]) -> bool:
+        """Is ``binding_line`` in the body of a ``try`` before ``line`` in its block, with only
+        assignments and expressions between them? Past the ``try``, the result's name holds
+        what the binding gave it unless a handler (or the ``else`` or ``finally``) bound it
+        again, which the reads' reaching definitions tell."""
+        body = self.nodes.parents.get(binding_line)
+        statement = self.nodes.parents.get(body)
+        if not (isinstance(statement, cst.Try) and statement.body is body and statement in siblings):
+            return False
+        if siblings.index(statement) > siblings.index(line):
+            return False
+        return all(map(_runs_on, siblings[siblings.index(statement) + 1 : siblings.index(line)]))
 
     def _loop_binds_again(self, body: cst.CSTNode, line: cst.CSTNode, siblings: List[cst.CSTNode], scope, result: str) -> bool:
         """Is ``body`` a loop's, binding ``result`` again after ``line``: the loop's next pass
