@@ -46,6 +46,7 @@ class Declaration(
             "needs_imports",  # that hook is offered only modules importing one of these modules
             "needs_in_strings",  # that hook is offered only modules with each of these in a string literal
             "needs_calls_from",  # that hook is offered only modules calling a name these modules' imports bind
+            "needs_strings_sent_to",  # and only modules sending those strings to such calls or to these methods
         ],
     )
 ):
@@ -74,6 +75,7 @@ def declarations() -> Dict[str, Declaration]:
                 _strings(arguments.get("needs_imports", "()"), text, path),
                 _strings(arguments.get("needs_in_strings", "()"), text, path),
                 _strings(arguments.get("needs_calls_from", "()"), text, path),
+                _strings(arguments.get("needs_strings_sent_to", "()"), text, path),
             )
     return found
 
@@ -129,6 +131,7 @@ class ModuleNeeds(
             "imports",  # an import reaching one of these modules (`migrator.screen.reaches`), if any
             "in_strings",  # each of these (bytes) in the source and, in any case, in a string literal in code
             "calls_from",  # a call of a name an import of one of these modules binds, if any
+            "sent_to",  # methods which, with those calls, the `in_strings` must be passed to, if any
         ],
     )
 ):
@@ -138,10 +141,16 @@ class ModuleNeeds(
 
     @classmethod
     def declared(
-        cls, needs: Tuple[str, ...], imports: Tuple[str, ...], in_strings: Tuple[str, ...], calls_from: Tuple[str, ...] = ()
+        cls,
+        needs: Tuple[str, ...],
+        imports: Tuple[str, ...],
+        in_strings: Tuple[str, ...],
+        calls_from: Tuple[str, ...] = (),
+        sent_to: Tuple[str, ...] = (),
     ) -> "ModuleNeeds":
-        """From a rule's ``needs``, ``needs_imports``, ``needs_in_strings`` and ``needs_calls_from``."""
-        return cls(_ascii(needs), imports, _ascii(in_strings), calls_from)
+        """From a rule's ``needs``, ``needs_imports``, ``needs_in_strings``, ``needs_calls_from``
+        and ``needs_strings_sent_to``."""
+        return cls(_ascii(needs), imports, _ascii(in_strings), calls_from, sent_to)
 
 
 class Needs(
@@ -168,7 +177,7 @@ def needed_texts(selected: Optional[FrozenSet[str]] = None, ignored: FrozenSet[s
     ]
     at_call_sites = {text.encode("ascii") for d in enabled if not d.reads_modules for text in d.needs}
     module_rules = {
-        ModuleNeeds.declared(d.needs, d.needs_imports, d.needs_in_strings, d.needs_calls_from)
+        ModuleNeeds.declared(d.needs, d.needs_imports, d.needs_in_strings, d.needs_calls_from, d.needs_strings_sent_to)
         for d in enabled
         if d.reads_modules
     }

@@ -193,6 +193,10 @@ class Rule:
     # binds (``requests.post``, ``httpx.AsyncClient()``), for a hook that reports what such
     # calls are given.
     needs_calls_from: Tuple[str, ...] = ()
+    # and, when given, each of ``needs_in_strings`` in a string literal passed (directly, or
+    # through the names it is assigned to) to such a call or to a method of one of these names
+    # (``session.post(URL)``), for a hook that reports only the strings sent to them.
+    needs_strings_sent_to: Tuple[str, ...] = ()
     examples: Sequence[Example] = ()
     # Filled in by the registry from the module: its name and docstring.
     id: str = ""

@@ -11,7 +11,8 @@ first parsed with ``ast`` and passed on only if it holds what the engine offers 
 - for a module rule, one of its needs and all its declarations ask: an import reaching one of
   the modules it reads (``Rule.needs_imports``: ``from openai.types.chat import ...`` for
   ``openai.types.chat``), string literals in code (not docstrings) holding, in any case, each
-  text it reads them for (``Rule.needs_in_strings``).
+  text it reads them for (``Rule.needs_in_strings``), passed to the calls it reports
+  (``Rule.needs_strings_sent_to``, read more loosely than the rule's hook reads them).
 
 These are the engine's own gates (``ModuleAnalysis.call_sites`` and ``planner.offers``), so a
 file screened out is one LibCST would find nothing in. Most candidates are ruled out by their
@@ -117,6 +118,7 @@ def needs_libcst(source: bytes, needs: Needs) -> bool:
         (not rule.imports or reaches(imported, rule.imports))
         and all(_held(text, strings) for text in rule.in_strings)
         and (not rule.calls_from or _calls_names_from(statements_importing, rule.calls_from, roots))
+        and (not rule.sent_to or _strings_sent(tree, rule, _names_from(statements_importing, rule.calls_from)))
         for rule in offered
     )
 
@@ -167,15 +169,60 @@ def reaches(imported: Iterable[str], modules: Sequence[str]) -> bool:
 def _calls_names_from(statements: Sequence[Union[ast.Import, ast.ImportFrom]], packages: Sequence[str], roots: Set[Optional[str]]) -> bool:
     """Do ``roots`` hold a name an import of one of ``packages`` binds, or does one import
     ``*``? What ``ModuleAnalysis.calls_names_from`` answers from LibCST's tree."""
+    names = _names_from(statements, packages)
+    return names is None or not names.isdisjoint(roots)
+
+
+def _names_from(statements: Sequence[Union[ast.Import, ast.ImportFrom]], packages: Sequence[str]) -> Optional[Set[str]]:
+    """The names imports of ``packages`` bind; None when one imports ``*`` (any name may be)."""
     names = set()
     for statement in statements:
         if isinstance(statement, ast.Import):
             names.update(alias.asname or alias.name.split(".")[0] for alias in statement.names if alias.name.split(".")[0] in packages)
         elif not statement.level and (statement.module or "").split(".")[0] in packages:
             if any(alias.name == "*" for alias in statement.names):
-                return True
+                return None
             names.update(alias.asname or alias.name for alias in statement.names)
-    return not names.isdisjoint(roots)
+    return names
+
+
+def _strings_sent(tree: ast.AST, rule, imported: Optional[Set[str]]) -> bool:
+    """Is each of ``rule.in_strings`` in a string literal that goes, as an argument, directly or
+    through the names it is assigned to (any read of them), into a call of one of the
+    ``imported`` names or of a method named in ``rule.sent_to``? The rule's hook follows the
+    same way, reading assignments more narrowly (the binding a read sees)."""
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    reads: dict = {}
+    for node in parents:
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            reads.setdefault(node.id, []).append(node)
+
+    def is_sending(call: ast.Call) -> bool:
+        func = call.func
+        return (isinstance(func, ast.Attribute) and func.attr in rule.sent_to) or imported is None or _chain_root(func) in imported
+
+    def sent(node: ast.AST, seen: Set[str]) -> bool:
+        child, parent = node, parents.get(node)
+        while parent is not None and not isinstance(parent, (ast.stmt, ast.Lambda)):
+            if isinstance(parent, ast.Call) and child is not parent.func and is_sending(parent):
+                return True
+            child, parent = parent, parents.get(parent)
+        if isinstance(parent, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and child is parent.value:
+            targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+            names = {name.id for target in targets for name in ast.walk(target) if isinstance(name, ast.Name)} - seen
+            seen.update(names)
+            return any(sent(read, seen) for name in names for read in reads.get(name, ()))
+        return False
+
+    texts = [text.decode("ascii").lower() for text in rule.in_strings]
+    literals = [node for node in parents if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes))]
+    return all(
+        any(text in _lowered(literal.value) and sent(literal, set()) for literal in literals) for text in texts
+    )
+
+
+def _lowered(value: Union[str, bytes]) -> str:
+    return (value.decode("latin-1") if isinstance(value, bytes) else value).lower()
 
 
 def _chain_root(node: ast.expr) -> Optional[str]:

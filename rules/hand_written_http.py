@@ -47,8 +47,6 @@ from migrator.rule import Example, Report, Rule
 from migrator.shapes import chain_root, one_line, string_text
 
 ENDPOINT = "chat/completions"
-# Methods of the libraries' sessions and clients that take a URL.
-HTTP_METHODS = frozenset({"request", "get", "post", "put", "patch", "stream", "build_request"})
 
 RULE = Rule(
     title="Hand-written HTTP requests to Chat Completions",
@@ -58,6 +56,8 @@ RULE = Rule(
     needs_imports=("requests", "httpx", "aiohttp"),
     needs_in_strings=(ENDPOINT,),
     needs_calls_from=("requests", "httpx", "aiohttp"),
+    # The methods of the libraries' sessions and clients that take a URL.
+    needs_strings_sent_to=("request", "get", "post", "put", "patch", "stream", "build_request"),
     examples=[
         Example(
             before=(
@@ -126,7 +126,7 @@ def _is_http_call(call: cst.Call, analysis) -> bool:
     if _from_http_library(call.func, analysis):
         return True
     func = call.func
-    if not (isinstance(func, cst.Attribute) and func.attr.value in HTTP_METHODS):
+    if not (isinstance(func, cst.Attribute) and func.attr.value in RULE.needs_strings_sent_to):
         return False
     for made in analysis.bindings.bound_values(func.value):
         if isinstance(made, cst.Call) and _from_http_library(made.func, analysis):

@@ -28,7 +28,7 @@ def test_prefilter_reads_the_same_needs_as_the_rules_declare():
 
 def test_prefilter_knows_which_rules_read_whole_modules_and_which_parts_of_them():
     assert {rule_id: d[1:] for rule_id, d in declarations().items()} == {
-        rule_id: (bool(rule.module_hooks), rule.needs_imports, rule.needs_in_strings, rule.needs_calls_from)
+        rule_id: (bool(rule.module_hooks), rule.needs_imports, rule.needs_in_strings, rule.needs_calls_from, rule.needs_strings_sent_to)
         for rule_id, rule in all_rules().items()
     }
 
@@ -97,6 +97,9 @@ SCREENED_OUT = (
     b"import httpx\nURL = 'https://api.openai.com/v1/chat/completions'\nprint(URL)\n",
     # The end of a stream, in a module whose code names no Chat Completions URL.
     b"# read from chat/completions\nif line == b'data: [DONE]': pass\n",
+    # The endpoint tested and built in a module that sends it nowhere (a gateway's URL helpers).
+    b"import httpx\ndef route(url):\n    if url.endswith('/chat/completions'):\n        return httpx.get('/health')\n"
+    b"    return f'{url}/chat/completions'\n",
 )
 
 
@@ -128,6 +131,8 @@ def test_candidates_without_what_any_rule_reads_are_not_parsed_with_libcst(sourc
         b"# before: client.beta.chat.completions.parse(...)\n",
         b"import httpx\nURL = f'{BASE}/v1/chat/completions'\nhttpx.post(URL)\n",
         b"from httpx import AsyncClient as Web\nasync def ask(web: Web): return await web.post('/chat/completions')\n",
+        b"import requests\nBASE = 'https://api.openai.com/v1'\nURL = BASE + '/chat/completions'\nTARGET = URL\n"
+        b"session = requests.Session()\nsession.request('POST', TARGET, json={})\n",
         b"URL = f'{BASE}/chat/completions'\nif line == b'data: [DONE]': pass\n",
     ],
 )
@@ -180,7 +185,7 @@ def test_the_screen_sees_every_string_in_code_the_analysis_sees(source, text):
     from migrator.prefilter import ModuleNeeds, Needs
 
     held = text.encode() in source and ModuleAnalysis(cst.parse_module(source)).nodes.strings_hold(text)
-    rule = ModuleNeeds(texts=(text.encode(),), imports=(), in_strings=(text.encode(),), calls_from=())
+    rule = ModuleNeeds(texts=(text.encode(),), imports=(), in_strings=(text.encode(),), calls_from=(), sent_to=())
     assert not held or needs_libcst(source, Needs(at_call_sites=(), module_rules=(rule,)))
 
 
