@@ -47,6 +47,9 @@ class Declaration(
             "needs_in_strings",  # that hook is offered only modules with each of these in a string literal
             "needs_calls_from",  # that hook is offered only modules calling a name these modules' imports bind
             "needs_strings_sent_to",  # and only modules sending those strings to such calls or to these methods
+            "needs_keywords",  # and only modules passing one of these keywords (or assigning such an attribute),
+            "needs_calls_of",  # or calling one of these names,
+            "needs_string_values",  # or holding one of these strings, if any of the three is declared
         ],
     )
 ):
@@ -76,6 +79,9 @@ def declarations() -> Dict[str, Declaration]:
                 _strings(arguments.get("needs_in_strings", "()"), text, path),
                 _strings(arguments.get("needs_calls_from", "()"), text, path),
                 _strings(arguments.get("needs_strings_sent_to", "()"), text, path),
+                _strings(arguments.get("needs_keywords", "()"), text, path),
+                _strings(arguments.get("needs_calls_of", "()"), text, path),
+                _strings(arguments.get("needs_string_values", "()"), text, path),
             )
     return found
 
@@ -132,6 +138,7 @@ class ModuleNeeds(
             "in_strings",  # each of these (bytes) in the source and, in any case, in a string literal in code
             "calls_from",  # a call of a name an import of one of these modules binds, if any
             "sent_to",  # methods which, with those calls, the `in_strings` must be passed to, if any
+            "uses",  # `Uses`: keywords, called names and string values one of which the code must use, if any
         ],
     )
 ):
@@ -147,10 +154,20 @@ class ModuleNeeds(
         in_strings: Tuple[str, ...],
         calls_from: Tuple[str, ...] = (),
         sent_to: Tuple[str, ...] = (),
+        uses: Optional["Uses"] = None,
     ) -> "ModuleNeeds":
-        """From a rule's ``needs``, ``needs_imports``, ``needs_in_strings``, ``needs_calls_from``
-        and ``needs_strings_sent_to``."""
-        return cls(_ascii(needs), imports, _ascii(in_strings), calls_from, sent_to)
+        """From a rule's ``needs``, ``needs_imports``, ``needs_in_strings``, ``needs_calls_from``,
+        ``needs_strings_sent_to`` and ``Uses``."""
+        return cls(_ascii(needs), imports, _ascii(in_strings), calls_from, sent_to, uses or Uses((), (), ()))
+
+
+class Uses(namedtuple("Uses", ["keywords", "calls_of", "string_values"])):
+    """A rule's ``needs_keywords``, ``needs_calls_of`` and ``needs_string_values``."""
+
+    __slots__ = ()
+
+    def __bool__(self) -> bool:
+        return any(self)
 
 
 class Needs(
@@ -177,7 +194,10 @@ def needed_texts(selected: Optional[FrozenSet[str]] = None, ignored: FrozenSet[s
     ]
     at_call_sites = {text.encode("ascii") for d in enabled if not d.reads_modules for text in d.needs}
     module_rules = {
-        ModuleNeeds.declared(d.needs, d.needs_imports, d.needs_in_strings, d.needs_calls_from, d.needs_strings_sent_to)
+        ModuleNeeds.declared(
+            d.needs, d.needs_imports, d.needs_in_strings, d.needs_calls_from, d.needs_strings_sent_to,
+            Uses(d.needs_keywords, d.needs_calls_of, d.needs_string_values),
+        )
         for d in enabled
         if d.reads_modules
     }

@@ -197,6 +197,14 @@ class Rule:
     # through the names it is assigned to) to such a call or to a method of one of these names
     # (``session.post(URL)``), for a hook that reports only the strings sent to them.
     needs_strings_sent_to: Tuple[str, ...] = ()
+    # A hook that reports how code passes, assigns or calls some names declares them: it is
+    # offered only modules that pass one of ``needs_keywords`` as a keyword argument (or assign
+    # an attribute of that name: ``openai.base_url = ...``), call a name in ``needs_calls_of``
+    # (as it is spelled last, or imported under another name), or hold a string literal in
+    # code equal to one of ``needs_string_values``.
+    needs_keywords: Tuple[str, ...] = ()
+    needs_calls_of: Tuple[str, ...] = ()
+    needs_string_values: Tuple[str, ...] = ()
     examples: Sequence[Example] = ()
     # Filled in by the registry from the module: its name and docstring.
     id: str = ""

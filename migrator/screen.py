@@ -12,10 +12,13 @@ first parsed with ``ast`` and passed on only if it holds what the engine offers 
   the modules it reads (``Rule.needs_imports``: ``from openai.types.chat import ...`` for
   ``openai.types.chat``), string literals in code (not docstrings) holding, in any case, each
   text it reads them for (``Rule.needs_in_strings``), passed to the calls it reports
-  (``Rule.needs_strings_sent_to``, read more loosely than the rule's hook reads them).
+  (``Rule.needs_strings_sent_to``), and a keyword passed, a name called or a string value
+  it reports (``Rule.needs_keywords``, ``needs_calls_of``, ``needs_string_values``): these
+  last, looser forms of what the rule's hook looks for.
 
-These are the engine's own gates (``ModuleAnalysis.call_sites`` and ``planner.offers``), so a
-file screened out is one LibCST would find nothing in. Most candidates are ruled out by their
+These are the engine's own gates (``ModuleAnalysis.call_sites`` and ``planner.offers``), or
+looser forms of what the hooks look for, so a file screened out is one LibCST would find
+nothing in. Most candidates are ruled out by their
 text alone, holding neither a ``completions`` attribute nor an import of a module a rule reads,
 and are not parsed at all, as a file that is not a candidate is not; a file that may hold one
 and that ``ast`` cannot parse goes to LibCST, which reports why.
@@ -90,8 +93,9 @@ def needs_libcst(source: bytes, needs: Needs) -> bool:
             tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return True  # LibCST says what is wrong with it, or reads what Python's parser cannot
-    read_strings = any(rule.in_strings for rule in offered)
+    read_strings = any(rule.in_strings or rule.uses.string_values for rule in offered)
     read_calls = any(rule.calls_from for rule in offered)
+    uses = _Used() if any(rule.uses for rule in offered) else None
     imported: List[str] = []
     statements_importing: List[Union[ast.Import, ast.ImportFrom]] = []
     roots: Set[Optional[str]] = set()  # the names calls, and parameters' annotations, start from
@@ -100,6 +104,8 @@ def needs_libcst(source: bytes, needs: Needs) -> bool:
     for node in ast.walk(tree):  # breadth first: a statement comes before its string
         if calls and isinstance(node, ast.Call) and _is_legacy_call(node):
             return True
+        if uses is not None:
+            uses.add(node)
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             imported.extend(bound_by(node))
             statements_importing.append(node)
@@ -114,13 +120,48 @@ def needs_libcst(source: bytes, needs: Needs) -> bool:
         elif isinstance(node, ast.Constant) and id(node) not in statements and isinstance(node.value, (str, bytes)):
             value = node.value.decode("latin-1") if isinstance(node.value, bytes) else node.value
             strings.append(value.lower())
+            if uses is not None:
+                uses.string_values.add(value)
     return any(
-        (not rule.imports or reaches(imported, rule.imports))
+        (not rule.uses or uses is not None and uses.any_of(rule.uses))
+        and (not rule.imports or reaches(imported, rule.imports))
         and all(_held(text, strings) for text in rule.in_strings)
         and (not rule.calls_from or _calls_names_from(statements_importing, rule.calls_from, roots))
         and (not rule.sent_to or _strings_sent(tree, rule, _names_from(statements_importing, rule.calls_from)))
         for rule in offered
     )
+
+
+class _Used:
+    """What a module's code uses of what ``Uses`` declarations name: keywords passed (and
+    attributes assigned), names called (as spelled last, and as imported under another name),
+    string literals in code."""
+
+    def __init__(self) -> None:
+        self.keywords: Set[str] = set()
+        self.called: Set[str] = set()
+        self.imported_as: dict = {}  # the name an import binds -> the name it imports
+        self.string_values: Set[str] = set()
+
+    def add(self, node: ast.AST) -> None:
+        if isinstance(node, ast.keyword) and node.arg is not None:
+            self.keywords.add(node.arg)
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            self.keywords.update(target.attr for target in targets if isinstance(target, ast.Attribute))
+        elif isinstance(node, ast.Call):
+            func = node.func
+            self.called.add(func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", ""))
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            self.imported_as.update((alias.asname, alias.name.split(".")[-1]) for alias in node.names if alias.asname)
+
+    def any_of(self, declared) -> bool:
+        called = self.called | {self.imported_as[name] for name in self.called if name in self.imported_as}
+        return bool(
+            self.keywords.intersection(declared.keywords)
+            or called.intersection(declared.calls_of)
+            or self.string_values.intersection(declared.string_values)
+        )
 
 
 # ``completions`` followed by an attribute: every legacy call's chain holds it, the parts

@@ -118,6 +118,10 @@ RULE = Rule(
     safety=FixSafety.UNSAFE,
     needs=("AzureOpenAI", "api_type", "azure_endpoint", "azure_ad_token"),
     needs_imports=("openai",),
+    # What the module hook reports: Azure clients built, copies given an `api_version`, and the
+    # `openai` module's own client set up for Azure (`openai.api_type = "azure"`, ...).
+    needs_calls_of=("AzureOpenAI", "AsyncAzureOpenAI"),
+    needs_keywords=("api_version", "api_type", "azure_endpoint", "azure_ad_token", "azure_ad_token_provider"),
     examples=[
         Example(
             before=(

@@ -79,6 +79,9 @@ RULE = Rule(
     safety=FixSafety.MANUAL,
     needs=("base_url", ENVIRONMENT_VARIABLE),
     needs_imports=("openai",),
+    # What the module hook reports: `base_url=` given, `openai.base_url = ...`, or the variable named.
+    needs_keywords=("base_url",),
+    needs_string_values=(ENVIRONMENT_VARIABLE,),
     examples=[
         Example(
             before=(

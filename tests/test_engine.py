@@ -28,7 +28,10 @@ def test_prefilter_reads_the_same_needs_as_the_rules_declare():
 
 def test_prefilter_knows_which_rules_read_whole_modules_and_which_parts_of_them():
     assert {rule_id: d[1:] for rule_id, d in declarations().items()} == {
-        rule_id: (bool(rule.module_hooks), rule.needs_imports, rule.needs_in_strings, rule.needs_calls_from, rule.needs_strings_sent_to)
+        rule_id: (
+            bool(rule.module_hooks), rule.needs_imports, rule.needs_in_strings, rule.needs_calls_from,
+            rule.needs_strings_sent_to, rule.needs_keywords, rule.needs_calls_of, rule.needs_string_values,
+        )
         for rule_id, rule in all_rules().items()
     }
 
@@ -100,6 +103,9 @@ SCREENED_OUT = (
     # The endpoint tested and built in a module that sends it nowhere (a gateway's URL helpers).
     b"import httpx\ndef route(url):\n    if url.endswith('/chat/completions'):\n        return httpx.get('/health')\n"
     b"    return f'{url}/chat/completions'\n",
+    # A client's server named but not set (a parameter, a comment), an Azure class not built.
+    b"from openai import OpenAI\ndef make(base_url):\n    return OpenAI()  # the caller sets base_url\n",
+    b"from openai import AzureOpenAI, OpenAI\nKINDS = (OpenAI, AzureOpenAI)\n",
 )
 
 
@@ -133,6 +139,10 @@ def test_candidates_without_what_any_rule_reads_are_not_parsed_with_libcst(sourc
         b"from httpx import AsyncClient as Web\nasync def ask(web: Web): return await web.post('/chat/completions')\n",
         b"import requests\nBASE = 'https://api.openai.com/v1'\nURL = BASE + '/chat/completions'\nTARGET = URL\n"
         b"session = requests.Session()\nsession.request('POST', TARGET, json={})\n",
+        b"import openai\nopenai.base_url = 'http://localhost:8000/v1'\n",
+        b"import os\nfrom openai import OpenAI\nos.environ['OPENAI_BASE_URL'] = 'http://x'\nclient = OpenAI()\n",
+        b"from openai import AzureOpenAI as Client\nclient = Client(api_version='2024-02-01')\n",
+        b"import openai\nopenai.api_type = 'azure'\nopenai.api_version = '2024-02-01'\n",
         b"URL = f'{BASE}/chat/completions'\nif line == b'data: [DONE]': pass\n",
     ],
 )
@@ -185,7 +195,7 @@ def test_the_screen_sees_every_string_in_code_the_analysis_sees(source, text):
     from migrator.prefilter import ModuleNeeds, Needs
 
     held = text.encode() in source and ModuleAnalysis(cst.parse_module(source)).nodes.strings_hold(text)
-    rule = ModuleNeeds(texts=(text.encode(),), imports=(), in_strings=(text.encode(),), calls_from=(), sent_to=())
+    rule = ModuleNeeds.declared(needs=(text,), imports=(), in_strings=(text,))
     assert not held or needs_libcst(source, Needs(at_call_sites=(), module_rules=(rule,)))
 
 
