@@ -20,7 +20,7 @@ from migrator.model import Confidence, Finding, ImportedResult, Options, Positio
 from migrator.prefilter import ModuleNeeds, holds
 from migrator.registry import all_rules
 from migrator.rule import Block, GuardHook, NewArgument, ParameterHook, Report, Retarget, Rewrite, Rule, UseRewrite
-from migrator.shapes import code_of, one_line, separator, string_like
+from migrator.shapes import chain_root, code_of, one_line, separator, string_like
 from migrator.suppression import Suppressions
 
 UNTRACED_RESULT = "untraced_result"
@@ -600,9 +600,12 @@ def _plan_uses(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnalysis)
     plan.exported_parameters = trace.exported_parameters
     plan.co_bound = trace.co_bound
     pending = [(use, site) for use in uses]
+    through_aliases: List[Tuple[ResultUse, str, Union[UseRewrite, Block, None]]] = []  # reads of a name the trace inlines
     while pending:
         use, use_site = pending.pop(0)
         outcome = _offer_use(use, use_site, rules)
+        if isinstance(use, ResultUse) and use.alias_depth:
+            through_aliases.append((use, outcome[0] if outcome else "", outcome[1] if outcome else None))
         if outcome is None:
             plan.blockers.append(Blocker(UNTRACED_RESULT, _escape_of(use).reason, use.position))
         elif isinstance(outcome[1], Block):
@@ -624,10 +627,48 @@ def _plan_uses(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnalysis)
                 pending.extend((each, replace(site, kind=rewrite.follow.kind)) for each in followed.uses)
     for escape in trace.escapes:
         plan.blockers.append(Blocker(UNTRACED_RESULT, escape.reason, escape.position))
+    kept = _aliases_kept(trace.aliases, through_aliases, analysis)
+    for line, (rule_id, value, reads) in kept.items():
+        plan.use_rewrites = [(r, each) for r, each in plan.use_rewrites if not any(each.target is read for read in reads)]
+        plan.use_rewrites.append((rule_id, UseRewrite(target=line.body[0].value, build=lambda node, value=value: value)))
     for line in trace.aliases:  # its reads become reads of the result itself
-        plan.use_rewrites.append((plan.rule, UseRewrite(target=line, build=lambda node: cst.RemoveFromParent())))
+        if line not in kept:
+            plan.use_rewrites.append((plan.rule, UseRewrite(target=line, build=lambda node: cst.RemoveFromParent())))
     _block_results_read_elsewhere(plan, analysis)
     _plan_annotations(plan, rules, analysis, trace.annotations)
+
+
+def _aliases_kept(
+    lines: List[cst.SimpleStatementLine],
+    through: List[Tuple[ResultUse, str, Union[UseRewrite, Block, None]]],
+    analysis: ModuleAnalysis,
+) -> Dict[cst.SimpleStatementLine, Tuple[str, cst.BaseExpression, List[cst.CSTNode]]]:
+    """The alias lines that stay, by line: the rule, the new value and the reads left as they
+    are. A name the whole of whose every read is replaced by the same code
+    (``text = resp.choices[0].message.content``, read as ``text``) keeps its line, given that
+    code (``text = resp.output_text``); one read into (``message.content``) goes, its reads
+    rewritten through it."""
+    kept = {}
+    for line in lines:
+        target = line.body[0].targets[0].target
+        assignment = analysis.bindings.assignment_of(target, target.value)
+        reads = analysis.bindings.reads_of(assignment) if assignment is not None else []
+        mine = [(use, rule_id, outcome) for use, rule_id, outcome in through if use.chain[0] in reads]
+        if not reads or len(mine) != len(reads) or chain_root(line.body[0].value) is None:
+            continue
+        values, rule_ids = set(), set()
+        for use, rule_id, outcome in mine:
+            whole = len(use.path) == use.alias_depth and outcome is not None and not isinstance(outcome, Block)
+            if not whole or outcome.target is not use.chain[0] or outcome.more or outcome.follow or outcome.shared_with:
+                break
+            if outcome.add_imports or outcome.add_definitions or outcome.remove_unused_imports:
+                break
+            values.add(analysis.module.code_for_node(outcome.build(use.chain[0])))
+            rule_ids.add(rule_id)
+        else:
+            if len(values) == 1 and len(rule_ids) == 1:
+                kept[line] = (rule_ids.pop(), cst.parse_expression(values.pop()), list(reads))
+    return kept
 
 
 def _block_results_read_elsewhere(plan: SitePlan, analysis: ModuleAnalysis) -> None:
