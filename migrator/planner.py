@@ -628,9 +628,13 @@ def _plan_uses(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnalysis)
     for escape in trace.escapes:
         plan.blockers.append(Blocker(UNTRACED_RESULT, escape.reason, escape.position))
     kept = _aliases_kept(trace.aliases, through_aliases, analysis)
-    for line, (rule_id, value, reads) in kept.items():
-        plan.use_rewrites = [(r, each) for r, each in plan.use_rewrites if not any(each.target is read for read in reads)]
-        plan.use_rewrites.append((rule_id, UseRewrite(target=line.body[0].value, build=lambda node, value=value: value)))
+    for line, alias in kept.items():
+        plan.use_rewrites = [(r, each) for r, each in plan.use_rewrites if each.target not in alias.reads]
+        for target, (rule_id, code) in alias.reads.items():
+            if code is not None:
+                plan.use_rewrites.append((rule_id, UseRewrite(target=target, build=lambda node, code=code: cst.parse_expression(code))))
+        if alias.value is not None:
+            plan.use_rewrites.append((alias.rule, UseRewrite(target=line.body[0].value, build=lambda node, value=alias.value: value)))
     for line in trace.aliases:  # its reads become reads of the result itself
         if line not in kept:
             plan.use_rewrites.append((plan.rule, UseRewrite(target=line, build=lambda node: cst.RemoveFromParent())))
@@ -638,37 +642,67 @@ def _plan_uses(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnalysis)
     _plan_annotations(plan, rules, analysis, trace.annotations)
 
 
+@dataclass
+class _KeptAlias:
+    """An alias line that stays: its new value (None: as it is), with the rule that gives it,
+    and the code each of its reads becomes (None: the read stays as it is)."""
+
+    value: Optional[cst.BaseExpression]
+    rule: str
+    reads: Dict[cst.CSTNode, Tuple[str, Optional[str]]]  # rewrite target -> (rule, new code)
+
+
 def _aliases_kept(
     lines: List[cst.SimpleStatementLine],
     through: List[Tuple[ResultUse, str, Union[UseRewrite, Block, None]]],
     analysis: ModuleAnalysis,
-) -> Dict[cst.SimpleStatementLine, Tuple[str, cst.BaseExpression, List[cst.CSTNode]]]:
-    """The alias lines that stay, by line: the rule, the new value and the reads left as they
-    are. A name the whole of whose every read is replaced by the same code
-    (``text = resp.choices[0].message.content``, read as ``text``) keeps its line, given that
-    code (``text = resp.output_text``); one read into (``message.content``) goes, its reads
-    rewritten through it."""
+) -> Dict[cst.SimpleStatementLine, _KeptAlias]:
+    """The alias lines that stay. A name the whole of whose every read is replaced by the same
+    code (``text = resp.choices[0].message.content``, read as ``text``) keeps its line, given
+    that code (``text = resp.output_text``). A name whose value stays valid (``usage =
+    resp.usage``) keeps it as it is when each read into it becomes code that reads into that
+    value (``usage.prompt_tokens`` -> ``resp.usage.input_tokens``, written
+    ``usage.input_tokens``). Otherwise the line goes and its reads are rewritten through it
+    (``message = resp.choices[0].message``: a Response has no message)."""
     kept = {}
     for line in lines:
-        target = line.body[0].targets[0].target
-        assignment = analysis.bindings.assignment_of(target, target.value)
+        name = line.body[0].targets[0].target
+        assignment = analysis.bindings.assignment_of(name, name.value)
         reads = analysis.bindings.reads_of(assignment) if assignment is not None else []
         mine = [(use, rule_id, outcome) for use, rule_id, outcome in through if use.chain[0] in reads]
         if not reads or len(mine) != len(reads) or chain_root(line.body[0].value) is None:
             continue
-        values, rule_ids = set(), set()
+        original = analysis.module.code_for_node(line.body[0].value)
+        whole: Dict[cst.CSTNode, Tuple[str, str]] = {}
+        into: Dict[cst.CSTNode, Tuple[str, str]] = {}
         for use, rule_id, outcome in mine:
-            whole = len(use.path) == use.alias_depth and outcome is not None and not isinstance(outcome, Block)
-            if not whole or outcome.target is not use.chain[0] or outcome.more or outcome.follow or outcome.shared_with:
+            if not _plain_rewrite(outcome) or not any(outcome.target is node for node in use.chain[use.alias_depth - 1 :]):
                 break
-            if outcome.add_imports or outcome.add_definitions or outcome.remove_unused_imports:
+            code = analysis.module.code_for_node(outcome.build(outcome.target))
+            if len(use.path) == use.alias_depth:
+                whole[outcome.target] = (rule_id, code)
+            elif code.startswith(original) and code[len(original) : len(original) + 1] in (".", "["):
+                into[outcome.target] = (rule_id, name.value + code[len(original) :])
+            else:
                 break
-            values.add(analysis.module.code_for_node(outcome.build(use.chain[0])))
-            rule_ids.add(rule_id)
         else:
-            if len(values) == 1 and len(rule_ids) == 1:
-                kept[line] = (rule_ids.pop(), cst.parse_expression(values.pop()), list(reads))
+            values = {code for _, code in whole.values()}
+            rules = {rule_id for rule_id, _ in whole.values()}
+            if into and values <= {original}:
+                reads_kept = {target: (rule_id, None) for target, (rule_id, _) in whole.items()}
+                kept[line] = _KeptAlias(None, "", {**reads_kept, **into})
+            elif not into and len(values) == 1 and len(rules) == 1:
+                value = values.pop()
+                kept[line] = _KeptAlias(cst.parse_expression(value), rules.pop(), {target: (rule_id, None) for target, (rule_id, _) in whole.items()})
     return kept
+
+
+def _plain_rewrite(outcome: Union[UseRewrite, Block, None]) -> bool:
+    """A rewrite of the read alone: nothing elsewhere, no import or helper to add."""
+    return isinstance(outcome, UseRewrite) and not (
+        outcome.more or outcome.follow or outcome.shared_with or outcome.add_imports or outcome.add_definitions
+        or outcome.remove_unused_imports
+    )
 
 
 def _block_results_read_elsewhere(plan: SitePlan, analysis: ModuleAnalysis) -> None:
