@@ -206,7 +206,10 @@ class ModuleAnalysis:
         self.nodes = Nodes(module, self.source)
         self.bindings = Bindings(module, self.nodes)
         self.imports = Imports(self.nodes, self.bindings)
-        self.flow = ValueFlow(module, self.nodes, self.bindings, self.imports, same_kind=legacy_call_result)
+        self.flow = ValueFlow(
+            module, self.nodes, self.bindings, self.imports, same_kind=legacy_call_result,
+            foreign=lambda expr: is_openai_client(expr, self),
+        )
         self._request_dicts: Dict[cst.Call, Union[BuiltDict, UnseenDict, None]] = {}
 
     def request_dict(self, call: cst.Call) -> Union[BuiltDict, UnseenDict, None]:

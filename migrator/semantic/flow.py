@@ -130,7 +130,8 @@ def _mentions_results(node: cst.CSTNode) -> bool:
 
 class ValueFlow:
     """Follows values through one module. ``same_kind`` gives, for a value, the call that makes
-    another value of the kind being followed, if it is one."""
+    another value of the kind being followed, if it is one; ``foreign`` says whether an
+    expression provably holds only instances of another package's classes (the SDK's client)."""
 
     def __init__(
         self,
@@ -139,12 +140,15 @@ class ValueFlow:
         bindings: Bindings,
         imports: Imports,
         same_kind: Callable[[cst.BaseExpression], Optional[cst.Call]],
+        foreign: Callable[[cst.BaseExpression], bool] = lambda expr: False,
     ) -> None:
         self.module = module
         self.nodes = nodes
         self.bindings = bindings
         self.imports = imports
         self.same_kind = same_kind
+        self.foreign = foreign
+        self._asking: Set[Tuple[int, int]] = set()
 
     def trace_result(self, value: cst.BaseExpression) -> ResultTrace:
         """Every read of ``value`` (a call's result), followed through names and returns."""
@@ -658,38 +662,17 @@ class ValueFlow:
         return sorted(callers, key=self.nodes.order)
 
     def _holds_no_instance_of(self, expr: cst.BaseExpression, cls: cst.ClassDef) -> bool:
-        """Is ``expr`` a ``self.`` attribute of a class of this module, read and bound only in
-        its methods, and bound only to what calls of imported names make, or parameters
-        annotated with imported names hold (``client or OpenAI()``, ``client: Optional[OpenAI]``)?
-        Those are instances of other modules' classes, not ``cls``."""
-        if not (isinstance(expr, cst.Attribute) and is_name(expr.value, "self")):
+        """Is ``expr`` known to hold only instances of another package's classes (``foreign``:
+        the SDK's client), never of this module's ``cls``? Asked while that question is being
+        answered (a proof that follows the method's callers), it is not known."""
+        key = (id(expr), id(cls))
+        if key in self._asking:
             return False
-        if self.bindings.self_attribute_accesses(expr) is None:
-            return False
-        values = self.bindings.bound_values(expr)
-        return bool(values) and all(self._made_elsewhere(value) for value in values)
-
-    def _made_elsewhere(self, value: cst.CSTNode) -> bool:
-        if isinstance(value, cst.BooleanOperation):
-            return self._made_elsewhere(value.left) and self._made_elsewhere(value.right)
-        if isinstance(value, cst.IfExp):
-            return self._made_elsewhere(value.body) and self._made_elsewhere(value.orelse)
-        if isinstance(value, cst.Call):
-            return isinstance(value.func, (cst.Name, cst.Attribute)) and self._is_imported(value.func)
-        if isinstance(value, cst.Name) and value.value != "None":
-            bound = self.bindings.bound_values(value)  # a name left as it is: a binding not followed (a loop's)
-            return bool(bound) and all(not isinstance(each, cst.Name) and self._made_elsewhere(each) for each in bound)
-        param = value if isinstance(value, cst.Param) else self.nodes.parents.get(value)
-        if isinstance(param, cst.Param):
-            return param.annotation is not None and all(
-                is_name(name, "None") or self._is_imported(name)
-                for name in walk(param.annotation.annotation)
-                if isinstance(name, (cst.Name, cst.Attribute)) and not isinstance(self.nodes.parents.get(name), cst.Attribute)
-            ) and not any(isinstance(node, (cst.SimpleString, cst.ConcatenatedString)) for node in walk(param.annotation.annotation))
-        return is_name(value, "None")
-
-    def _is_imported(self, node: cst.BaseExpression) -> bool:
-        return bool(self.imports.qualified(node, imported_only=True))
+        self._asking.add(key)
+        try:
+            return self.foreign(expr)
+        finally:
+            self._asking.discard(key)
 
     def _is_instance_of(self, expr: cst.BaseExpression, cls: cst.ClassDef) -> bool:
         if isinstance(expr, cst.Call):
