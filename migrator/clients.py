@@ -248,7 +248,7 @@ class _ClientProof:
     def _call(self, call: cst.Call, none_allowed: bool, awaited: bool) -> Origins:
         func = call.func
         if not awaited and self.kind.names_class(self.analysis.imports.imported_as(func)):
-            return [call]
+            return None if not self.kind.from_project and self._project_class(func) else [call]
         if not awaited and isinstance(func, cst.Attribute) and func.attr.value in CLIENT_COPY_METHODS:
             return [call] if self.origins(func.value, False) is not None else None
         function = self.analysis.flow.function_called(call)
@@ -258,13 +258,23 @@ class _ClientProof:
             return None
         return self._returned(function, call, none_allowed)
 
+    def _project_class(self, func: cst.BaseExpression) -> bool:
+        """Is ``func`` a class another module of the project defines (which may subclass or wrap
+        OpenAI's client, so it is no other SDK's)?"""
+        bindings = self.analysis.bindings.referents(func) if isinstance(func, cst.Name) else None
+        if not bindings or len(bindings) != 1 or not isinstance(bindings[0].node, cst.ImportFrom):
+            return False
+        imported = self.analysis.project.client(bindings[0].name)
+        return imported is not None and imported.kind in ("class", "other class")
+
     def _imported_factory(self, func: cst.BaseExpression, awaited: bool) -> bool:
-        """Is ``func`` a function imported from a module of the project that returns a client?"""
+        """Is ``func`` a function imported from a module of the project that returns a client,
+        or a subclass of the SDK's client defined there?"""
         bindings = self.analysis.bindings.referents(func) if isinstance(func, cst.Name) else None
         if not self.kind.from_project or not bindings or len(bindings) != 1 or not isinstance(bindings[0].node, cst.ImportFrom):
             return False
         imported = self.analysis.project.client(bindings[0].name)
-        return imported is not None and imported.kind == ("async factory" if awaited else "factory")
+        return imported is not None and imported.kind in (("async factory",) if awaited else ("factory", "class"))
 
     def _returned(self, function: cst.FunctionDef, call: cst.Call, none_allowed: bool) -> Origins:
         """What a call of ``function`` returns: what each of its ``return``s returns, or its

@@ -93,10 +93,13 @@ class Options:
 
 @dataclass(frozen=True)
 class ImportedClient:
-    """A name a module imports that its own module makes an OpenAI client, or a function returning one."""
+    """A name a module imports that its own module makes an OpenAI client, a function returning
+    one, or a class (the client's, or any other of the project)."""
 
     name: str  # as the importing module binds it
-    kind: str  # "client", "factory" or "async factory"
+    # "client", "factory", "async factory", "class" (a subclass of the SDK's client), or "other
+    # class": a class of the project, which proves nothing but that it is not another SDK's
+    kind: str
     server: Optional[str] = None  # the other server it talks to, in words; None for OpenAI's
     # Made by an Azure client class, whose ``api_version`` decides whether Azure serves the
     # Responses API: the version when a literal where it is built shows it, else None.

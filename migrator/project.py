@@ -66,6 +66,11 @@ CLIENT_CLASSES = frozenset(
 )
 AZURE_CLIENTS = frozenset(name for name in CLIENT_CLASSES if "Azure" in name)
 BASE_URL_VARIABLE = "OPENAI_BASE_URL"
+# What the calls of a client go through, which a subclass that is still the SDK's client leaves alone.
+CLIENT_MEMBERS = frozenset({
+    "chat", "completions", "responses", "beta", "with_options", "copy", "with_raw_response", "with_streaming_response",
+    "__getattr__", "__getattribute__", "__new__",
+})
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 DYNAMIC_IMPORT = re.compile(r"\bimport_module\s*\(|\b__import__\s*\(")
 # How many modules a name may be re-exported through before the search gives up on it.
@@ -845,7 +850,8 @@ class _Tree:
 
     def imported_client(self, module: _Module, syntax: Optional[ast.Module], name: str) -> Optional[ImportedClient]:
         """``name``, as ``module`` imports it, when the module it comes from makes it an OpenAI
-        client (or a function returning one) and binds it nowhere else."""
+        client (or a function returning one, or a subclass of the client's class) and binds it
+        nowhere else; or, as an ``other class``, when it is any other class defined there."""
         binding = _import_binding(syntax, name) if syntax is not None else None
         if binding is None:
             return None
@@ -879,6 +885,10 @@ class _Tree:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call):
             built = _server_of_construction(node.value, classes, text)
             return ("client", *built, _azure_version([node.value], syntax)) if built is not None else None
+        if isinstance(node, ast.ClassDef):
+            made = _subclassed_client(node, classes, text)
+            # Any other class of the project is not another SDK's: it may wrap or subclass the client.
+            return ("class", *made, None) if made is not None else ("other class", None, None, None)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             returned = _returned_client(node, classes, text)
             if returned is None:
@@ -1242,6 +1252,26 @@ def _server_of_construction(call: ast.Call, classes: Dict[str, str], text: str) 
         return cls, f"`{url}`" if url is not None else f"the URL `{ast.unparse(base_url)}` holds at run time"
     if call.args or any(k.arg is None for k in call.keywords):
         return cls, "a URL the arguments it is built with may hold"
+    if BASE_URL_VARIABLE in text:
+        return cls, f"the URL the `{BASE_URL_VARIABLE}` environment variable holds"
+    return cls, None
+
+
+def _subclassed_client(node: ast.ClassDef, classes: Dict[str, str], text: str) -> Optional[Tuple[str, Optional[str]]]:
+    """(class, the other server it talks to in words, or None for OpenAI's) when ``node`` defines
+    a subclass of one client class that leaves alone what a call goes through (``chat``,
+    ``responses``, ``with_options``, attribute lookup): building it builds such a client."""
+    clients = [classes[ast.unparse(base)] for base in node.bases if ast.unparse(base) in classes]
+    if len(clients) != 1 or len(node.bases) != 1 or node.keywords or node.decorator_list:
+        return None
+    if any(_bound_names(statement) & CLIENT_MEMBERS for statement in node.body):
+        return None
+    cls = clients[0]
+    if cls in AZURE_CLIENTS:
+        return cls, None
+    own = ast.get_source_segment(text, node) or ""
+    if "base_url" in own:
+        return cls, f"the URL `{node.name}` gives its client"
     if BASE_URL_VARIABLE in text:
         return cls, f"the URL the `{BASE_URL_VARIABLE}` environment variable holds"
     return cls, None

@@ -48,7 +48,7 @@ import libcst as cst
 from migrator.clients import AZURE_CLIENT_CLASSES, CLIENT_CLASSES, imported_client, is_client_copy, is_openai_client, possible_origins
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Report, Rule
-from migrator.shapes import keyword_argument, literal_string, one_line, string_text
+from migrator.shapes import code_of, keyword_argument, literal_string, one_line, string_text
 
 OPENAI_HOSTS = (
     "api.openai.com",
@@ -196,9 +196,18 @@ def _server_of_origin(origin: cst.CSTNode, analysis) -> Optional[str]:
 
 
 def _imported_server(origin: cst.CSTNode, analysis) -> Optional[str]:
-    """The server of a client another module of the project makes, as that module says."""
+    """The server of a client another module of the project makes, as that module says; for a
+    subclass of the client built here, as the arguments it is built with say first."""
     imported = imported_client(origin, analysis)
-    return imported.server if imported is not None else None
+    if imported is None:
+        return None
+    if imported.kind == "class" and isinstance(origin, cst.Call):
+        base_url = keyword_argument(origin, "base_url")
+        if base_url is not None:
+            return _url_server(base_url, analysis)
+        if any(arg.star for arg in origin.args):
+            return f"a URL the arguments `{one_line(code_of(origin))}` is built with may hold"
+    return imported.server
 
 
 def _module_client_server(analysis) -> Optional[str]:
