@@ -40,6 +40,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata import Assignment, QualifiedNameSource
 
+from migrator.project import CLIENT_MEMBERS
 from migrator.shapes import is_name
 
 if TYPE_CHECKING:
@@ -109,6 +110,32 @@ def is_client_copy(call: cst.Call) -> bool:
     """``<client>.with_options(...)``, ``<client>.copy(...)``: when the receiver is a client, a
     client of the same kind."""
     return isinstance(call.func, cst.Attribute) and call.func.attr.value in CLIENT_COPY_METHODS
+
+
+def client_subclass(func: cst.BaseExpression, analysis: "ModuleAnalysis") -> Optional[cst.ClassDef]:
+    """The class of this module ``func`` names, when it subclasses one of the SDK's client
+    classes and redefines none of what calls go through: building it builds such a client.
+    (``migrator.project`` answers the same for the classes of other modules.)"""
+    referents = analysis.bindings.referents(func) if isinstance(func, cst.Name) else []
+    cls = referents[0].node if len(referents) == 1 else None
+    if not isinstance(cls, cst.ClassDef) or analysis.nodes.parents.get(cls) is not analysis.module:
+        return None
+    if len(cls.bases) != 1 or cls.keywords or cls.decorators or cls.bases[0].keyword is not None:
+        return None
+    if not analysis.imports.imported_as(cls.bases[0].value) & CLIENT_CLASSES:
+        return None
+    return None if _class_body_names(cls) & CLIENT_MEMBERS else cls
+
+
+def _class_body_names(cls: cst.ClassDef) -> Set[str]:
+    names: Set[str] = set()
+    for statement in cls.body.body:
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            names.add(statement.name.value)
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [getattr(small, "target", None)]
+            names.update(t.value for t in targets if isinstance(t, cst.Name))
+    return names
 
 
 def is_openai_client(expr: cst.BaseExpression, analysis: "ModuleAnalysis") -> bool:
@@ -253,6 +280,8 @@ class _ClientProof:
             return [call] if self.origins(func.value, False) is not None else None
         function = self.analysis.flow.function_called(call)
         if function is None:
+            if not awaited and self.kind.from_project and client_subclass(func, self.analysis) is not None:
+                return [call]
             return [call] if self._imported_factory(func, awaited) else None
         if awaited != (function.asynchronous is not None):
             return None
@@ -368,28 +397,34 @@ class _ClientProof:
 
             kinds = _type_members(node, imported, self.kind)
         else:
-            kinds = _type_members(node, self.analysis.imports.imported_as, self.kind)
+            subclass = (lambda name: client_subclass(name, self.analysis) is not None) if self.kind.from_project else None
+            kinds = _type_members(node, self.analysis.imports.imported_as, self.kind, subclass)
         return _CLIENT_TYPE in kinds and _OTHER_TYPE not in kinds and (none_allowed or _NONE_TYPE not in kinds)
 
 
 def _type_members(
-    node: cst.BaseExpression, imported: Callable[[cst.BaseExpression], Set[str]], kind: ClientKind
+    node: cst.BaseExpression,
+    imported: Callable[[cst.BaseExpression], Set[str]],
+    kind: ClientKind,
+    subclass: Optional[Callable[[cst.BaseExpression], bool]] = None,
 ) -> Set[str]:
     """What the values of type ``node`` can be: ``Optional[OpenAI]`` a client (of ``kind``) or
-    None, ``Union[OpenAI, Groq]`` a client or something else."""
+    None, ``Union[OpenAI, Groq]`` a client or something else. ``subclass`` tells a class of the
+    module that is a client's too."""
     if is_name(node, "None"):
         return {_NONE_TYPE}
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
-        return _type_members(node.left, imported, kind) | _type_members(node.right, imported, kind)
+        return _type_members(node.left, imported, kind, subclass) | _type_members(node.right, imported, kind, subclass)
     if isinstance(node, cst.Subscript):
         generic = imported(node.value)
         arguments = [element.slice.value for element in node.slice if isinstance(element.slice, cst.Index)]
         if "typing.Optional" in generic and len(arguments) == 1:
-            return _type_members(arguments[0], imported, kind) | {_NONE_TYPE}
+            return _type_members(arguments[0], imported, kind, subclass) | {_NONE_TYPE}
         if "typing.Union" in generic and arguments:
-            return set().union(*(_type_members(argument, imported, kind) for argument in arguments))
+            return set().union(*(_type_members(argument, imported, kind, subclass) for argument in arguments))
         return {_OTHER_TYPE}
-    return {_CLIENT_TYPE} if kind.names_class(imported(node)) else {_OTHER_TYPE}
+    is_client = kind.names_class(imported(node)) or (subclass is not None and subclass(node))
+    return {_CLIENT_TYPE} if is_client else {_OTHER_TYPE}
 
 
 def _tested_branches(expr: cst.IfExp) -> Tuple[bool, bool]:

@@ -88,7 +88,7 @@ from urllib.parse import urlsplit
 import libcst as cst
 
 from migrator.analysis import legacy_call
-from migrator.clients import AZURE_CLIENT_CLASSES, CLIENT_CLASSES, imported_client, is_client_copy, is_openai_client, possible_origins
+from migrator.clients import AZURE_CLIENT_CLASSES, CLIENT_CLASSES, client_subclass, imported_client, is_client_copy, is_openai_client, possible_origins
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Import, Report, Rewrite, Rule, UseRewrite
 from migrator.rules.other_servers import MODULE_BASE_URL, is_openai_host
@@ -243,6 +243,12 @@ def _problem_of_origin(origin: cst.CSTNode, analysis) -> Optional[str]:
         return _version_problem(origin, analysis)
     if made_by & CLIENT_CLASSES:
         return None  # OpenAI's own client classes take no `api_version`
+    subclass = client_subclass(origin.func, analysis)
+    if subclass is not None:
+        base = analysis.imports.imported_as(subclass.bases[0].value)
+        if base & AZURE_CLIENT_CLASSES:
+            return f"is built by `{subclass.name.value}`, a subclass of an Azure client, with an `api_version` the tool does not read"
+        return None
     if is_client_copy(origin):
         # A copy keeps its original's version unless given another, which only Azure's
         # ``with_options`` takes.

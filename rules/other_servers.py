@@ -45,7 +45,7 @@ from urllib.parse import urlsplit
 
 import libcst as cst
 
-from migrator.clients import AZURE_CLIENT_CLASSES, CLIENT_CLASSES, imported_client, is_client_copy, is_openai_client, possible_origins
+from migrator.clients import AZURE_CLIENT_CLASSES, CLIENT_CLASSES, client_subclass, imported_client, is_client_copy, is_openai_client, possible_origins
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Report, Rule
 from migrator.shapes import code_of, keyword_argument, literal_string, one_line, string_text
@@ -192,7 +192,23 @@ def _server_of_origin(origin: cst.CSTNode, analysis) -> Optional[str]:
         return _environment_server(analysis)
     if is_client_copy(origin):  # a copy keeps its original's server unless given another
         return _url_server(base_url, analysis) if base_url is not None else _server_of_client(origin.func.value, analysis)
+    subclass = client_subclass(origin.func, analysis)
+    if subclass is not None:
+        if "base_url" in code_of(subclass):  # what it passes is not read
+            return _given_server(origin, analysis) or f"the URL `{subclass.name.value}` gives its client"
+        return _given_server(origin, analysis) or _environment_server(analysis)
     return _imported_server(origin, analysis)
+
+
+def _given_server(origin: cst.Call, analysis) -> Optional[str]:
+    """The server the call building a client of a subclass of the client's class gives it: its
+    ``base_url``, or what its ``**`` arguments may hold; None when it gives none."""
+    base_url = keyword_argument(origin, "base_url")
+    if base_url is not None:
+        return _url_server(base_url, analysis)
+    if any(arg.star for arg in origin.args):
+        return f"a URL the arguments `{one_line(code_of(origin))}` is built with may hold"
+    return None
 
 
 def _imported_server(origin: cst.CSTNode, analysis) -> Optional[str]:
@@ -202,11 +218,7 @@ def _imported_server(origin: cst.CSTNode, analysis) -> Optional[str]:
     if imported is None:
         return None
     if imported.kind == "class" and isinstance(origin, cst.Call):
-        base_url = keyword_argument(origin, "base_url")
-        if base_url is not None:
-            return _url_server(base_url, analysis)
-        if any(arg.star for arg in origin.args):
-            return f"a URL the arguments `{one_line(code_of(origin))}` is built with may hold"
+        return _given_server(origin, analysis) or imported.server
     return imported.server
 
 

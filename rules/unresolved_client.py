@@ -15,11 +15,12 @@ Other SDKs (Groq, Together, Mistral, ...) copy the OpenAI method names; rewritin
 to `responses.create` would break them. So the tool rewrites only what it can prove, and
 reports the rest at low confidence, so that `check` finds every call a text search finds. A
 class of another package whose qualified name mentions openai (`langfuse.openai.OpenAI`) is
-taken for a wrapper of OpenAI's client and proves nothing. A class the project itself defines
-(`from app.llm import LLMClient`) is no other SDK's: a subclass of `OpenAI` that redefines
-none of what calls go through (`chat`, `responses`, `with_options`, attribute lookup) is
-OpenAI's client, and calls on it migrate (with the `base_url` it is built with, if any, or the
-one its class gives); any other is reported.
+taken for a wrapper of OpenAI's client and proves nothing. A class the project itself defines,
+in the module or in another (`from app.llm import LLMClient`), is no other SDK's: a subclass of
+`OpenAI` that redefines none of what calls go through (`chat`, `responses`, `with_options`,
+attribute lookup) makes OpenAI's client, built or declared (`llm: LLMClient`), and calls on it
+migrate (with the `base_url` it is built with, if any, or the one its class gives); any other
+is reported.
 
 ## Example
 ```python
