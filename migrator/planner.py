@@ -272,13 +272,7 @@ def _inside(node: cst.CSTNode, ancestors: set, analysis: ModuleAnalysis) -> bool
 def _block_partly_migrated_shares(plans: List[SitePlan], analysis: ModuleAnalysis, options: Options) -> None:
     """A node several calls rewrite (a definition they share, a read of one call's result that
     another call's history holds) is rewritten for all of them or for none."""
-    planned = {plan.site.call for plan in plans}
-    for plan in plans:
-        for call in plan.co_bound:
-            if call not in planned:
-                line = analysis.nodes.positions[call].start.line
-                reason = f"a name holding its result may also hold the result of the call on line {line}, which is not migrated"
-                plan.blockers.append(Blocker(UNTRACED_RESULT, reason, plan.site.position))
+    planned = {plan.site.call: plan for plan in plans}
     sharing: Dict[cst.CSTNode, List[SitePlan]] = {}
     for plan in plans:
         for _, rewrite in plan.shared_rewrites + plan.use_rewrites:
@@ -288,6 +282,14 @@ def _block_partly_migrated_shares(plans: List[SitePlan], analysis: ModuleAnalysi
     changed = True
     while changed:
         changed = False
+        for plan in plans:
+            # A name may hold the result of either call where it is read: they migrate together.
+            left = [call for call in plan.co_bound if call not in planned or not planned[call].migrates(options)]
+            if left and plan.migrates(options):
+                line = analysis.nodes.positions[left[0]].start.line
+                reason = f"a name holding its result may also hold the result of the call on line {line}, which is not migrated"
+                plan.blockers.append(Blocker(UNTRACED_RESULT, reason, plan.site.position))
+                changed = True
         for target, owners in sharing.items():
             if all(p.migrates(options) for p in owners):
                 continue

@@ -283,6 +283,15 @@ def followed_history(name: Union[cst.Name, cst.Attribute], site: CallSite, conve
     history = _follow(name, analysis) if isinstance(name, cst.Name) else _follow_attribute(name, analysis)
     tool_context = any(site.has_argument(p) for p in TOOL_PARAMETERS)
     shown = _code(name)
+    if history is None and not tool_context:
+        # Another call sending the same list may use tools: what the list receives then may be
+        # tool calls and results, which this call sends on too.
+        tool_context = any(
+            other.call is not site.call
+            and any(other.has_argument(p) for p in TOOL_PARAMETERS)
+            and _sends_list(other, name, analysis)
+            for other in analysis.call_sites()
+        )
     if history is None:
         if tool_context and isinstance(name, cst.Attribute):
             return _blocked(
@@ -303,6 +312,12 @@ def followed_history(name: Union[cst.Name, cst.Attribute], site: CallSite, conve
             )
         return ()  # the caller's responsibility, as for any ``messages`` expression
     return _converted_history(history, shown, site, convert)
+
+
+def _sends_list(site: CallSite, name: cst.BaseExpression, analysis: ModuleAnalysis) -> bool:
+    """Does ``site`` send the list ``name`` names as its ``messages``?"""
+    argument = site.argument("messages")
+    return argument is not None and same_list(name, argument.value, analysis)
 
 
 def same_list(first: cst.BaseExpression, second: cst.BaseExpression, analysis: ModuleAnalysis) -> bool:
@@ -388,12 +403,13 @@ def _may_use_tools(site: CallSite, feeders: List[cst.Call]) -> bool:
 
 
 def _receiving_output(name: Union[cst.Name, cst.Attribute], site: CallSite) -> Optional[cst.CSTNode]:
-    """The message of a response of ``site`` that is added to the list ``name`` may hold, which
-    the Responses call would add as output items: only a history the tool sees whole may take them."""
+    """The message of a response (of ``site``, or of another call: a Chat message either way)
+    that is added to the list ``name`` may hold, which the Responses call would need as output
+    items: only a history the tool sees whole may take them."""
     analysis = site.analysis
     held = set(analysis.bindings.value_sources(name)) if isinstance(name, cst.Name) else set()
-    for node, (producer, _) in response_messages(analysis).items():
-        container = container_of(node, analysis) if producer.call is site.call else None
+    for node in response_messages(analysis):
+        container = container_of(node, analysis)
         receiver = container[1] if container is not None else None
         if isinstance(receiver, cst.Attribute) and isinstance(name, cst.Attribute) and receiver.attr.value == name.attr.value:
             return node  # ``self.NAME.append(message)``: maybe the same list

@@ -50,8 +50,9 @@ All the calls that send it migrate together or none does; so do a call and the n
 may read them. Otherwise the call is reported, as it is when, in a call that can use tools, the
 history comes from a parameter or another module, or receives something the tool cannot see
 into (a message built by a helper function; a call without tools counts as one that can use
-them when another call sending the same history can), and when a response's message is added to a list
-the tool cannot see whole (`messages = DEFAULT_MESSAGES` shares the constant).
+them when another call sending the same history, or the same list from a parameter, can), and
+when a response's message, of this call or another, is added to a list the tool cannot see
+whole (`messages = DEFAULT_MESSAGES` shares the constant; `history + [...]` holds what callers pass).
 Legacy `function` messages carry no call id to pair them with their call, an assistant
 message with both text and tool calls is not split, and the output of a response that is not
 stored (`store=False`) is not sent back (a reasoning model's reasoning items could not be, unless
