@@ -40,7 +40,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata import Assignment, QualifiedNameSource
 
-from migrator.project import CLIENT_MEMBERS
+from migrator.project import CLIENT_SUBCLASS_MEMBERS
 from migrator.shapes import is_name
 
 if TYPE_CHECKING:
@@ -114,7 +114,7 @@ def is_client_copy(call: cst.Call) -> bool:
 
 def client_subclass(func: cst.BaseExpression, analysis: "ModuleAnalysis") -> Optional[cst.ClassDef]:
     """The class of this module ``func`` names, when it subclasses one of the SDK's client
-    classes and redefines none of what calls go through: building it builds such a client.
+    classes and defines nothing but how it is built: building it builds such a client.
     (``migrator.project`` answers the same for the classes of other modules.)"""
     referents = analysis.bindings.referents(func) if isinstance(func, cst.Name) else []
     cls = referents[0].node if len(referents) == 1 else None
@@ -124,18 +124,17 @@ def client_subclass(func: cst.BaseExpression, analysis: "ModuleAnalysis") -> Opt
         return None
     if not analysis.imports.imported_as(cls.bases[0].value) & CLIENT_CLASSES:
         return None
-    return None if _class_body_names(cls) & CLIENT_MEMBERS else cls
+    return cls if all(_only_builds(statement) for statement in cls.body.body) else None
 
 
-def _class_body_names(cls: cst.ClassDef) -> Set[str]:
-    names: Set[str] = set()
-    for statement in cls.body.body:
-        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
-            names.add(statement.name.value)
-        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
-            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [getattr(small, "target", None)]
-            names.update(t.value for t in targets if isinstance(t, cst.Name))
-    return names
+def _only_builds(statement: cst.BaseStatement) -> bool:
+    """Is ``statement``, in a class body, a docstring, ``pass`` or a method that builds it?"""
+    if isinstance(statement, cst.FunctionDef):
+        return statement.name.value in CLIENT_SUBCLASS_MEMBERS and not statement.decorators
+    return isinstance(statement, cst.SimpleStatementLine) and all(
+        isinstance(small, cst.Pass) or isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString))
+        for small in statement.body
+    )
 
 
 def is_openai_client(expr: cst.BaseExpression, analysis: "ModuleAnalysis") -> bool:

@@ -66,11 +66,9 @@ CLIENT_CLASSES = frozenset(
 )
 AZURE_CLIENTS = frozenset(name for name in CLIENT_CLASSES if "Azure" in name)
 BASE_URL_VARIABLE = "OPENAI_BASE_URL"
-# What the calls of a client go through, which a subclass that is still the SDK's client leaves alone.
-CLIENT_MEMBERS = frozenset({
-    "chat", "completions", "responses", "beta", "with_options", "copy", "with_raw_response", "with_streaming_response",
-    "__getattr__", "__getattribute__", "__new__",
-})
+# What a subclass that is still the SDK's client may define: how it is built. Anything else (a
+# property, a request hook reading the path) may act differently once calls go to /responses.
+CLIENT_SUBCLASS_MEMBERS = frozenset({"__init__"})
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 DYNAMIC_IMPORT = re.compile(r"\bimport_module\s*\(|\b__import__\s*\(")
 # How many modules a name may be re-exported through before the search gives up on it.
@@ -1259,12 +1257,12 @@ def _server_of_construction(call: ast.Call, classes: Dict[str, str], text: str) 
 
 def _subclassed_client(node: ast.ClassDef, classes: Dict[str, str], text: str) -> Optional[Tuple[str, Optional[str]]]:
     """(class, the other server it talks to in words, or None for OpenAI's) when ``node`` defines
-    a subclass of one client class that leaves alone what a call goes through (``chat``,
-    ``responses``, ``with_options``, attribute lookup): building it builds such a client."""
+    a subclass of one client class that defines nothing but how it is built (``__init__``):
+    building it builds such a client."""
     clients = [classes[ast.unparse(base)] for base in node.bases if ast.unparse(base) in classes]
     if len(clients) != 1 or len(node.bases) != 1 or node.keywords or node.decorator_list:
         return None
-    if any(_bound_names(statement) & CLIENT_MEMBERS for statement in node.body):
+    if not all(_only_builds(statement) for statement in node.body):
         return None
     cls = clients[0]
     if cls in AZURE_CLIENTS:
@@ -1275,6 +1273,13 @@ def _subclassed_client(node: ast.ClassDef, classes: Dict[str, str], text: str) -
     if BASE_URL_VARIABLE in text:
         return cls, f"the URL the `{BASE_URL_VARIABLE}` environment variable holds"
     return cls, None
+
+
+def _only_builds(statement: ast.stmt) -> bool:
+    """Is ``statement``, in a class body, a docstring, ``pass`` or a method that builds it?"""
+    if isinstance(statement, ast.Pass) or isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+        return True
+    return isinstance(statement, ast.FunctionDef) and statement.name in CLIENT_SUBCLASS_MEMBERS and not statement.decorator_list
 
 
 def _azure_version(calls: List[ast.Call], syntax: ast.Module) -> Optional[str]:

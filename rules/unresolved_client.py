@@ -17,10 +17,10 @@ reports the rest at low confidence, so that `check` finds every call a text sear
 class of another package whose qualified name mentions openai (`langfuse.openai.OpenAI`) is
 taken for a wrapper of OpenAI's client and proves nothing. A class the project itself defines,
 in the module or in another (`from app.llm import LLMClient`), is no other SDK's: a subclass of
-`OpenAI` that redefines none of what calls go through (`chat`, `responses`, `with_options`,
-attribute lookup) makes OpenAI's client, built or declared (`llm: LLMClient`), and calls on it
-migrate (with the `base_url` it is built with, if any, or the one its class gives); any other
-is reported.
+`OpenAI` that defines nothing but how it is built (`__init__`) makes OpenAI's client, built or
+declared (`llm: LLMClient`), and calls on it migrate (with the `base_url` it is built with, if
+any, or the one its class gives); any other is reported, since what it defines (a property,
+a hook on requests that reads their path) may act otherwise once calls go to `/responses`.
 
 ## Example
 ```python
