@@ -310,6 +310,13 @@ def followed_history(name: Union[cst.Name, cst.Attribute], site: CallSite, conve
                 f"`{shown}` receives `{_code(receiving)}` on line {analysis.nodes.positions[receiving].start.line}, "
                 f"but is not built from list literals in this module, so the tool cannot see everything that reads it"
             )
+        added = _message_added_elsewhere(name, site)
+        if added is not None:
+            return _blocked(
+                f"`{shown}` is a parameter, and `{_code(added)}` is added to a list on line "
+                f"{analysis.nodes.positions[added].start.line}, which may be the one passed here: a Chat message, "
+                "which the Responses API takes in another shape"
+            )
         return ()  # the caller's responsibility, as for any ``messages`` expression
     return _converted_history(history, shown, site, convert)
 
@@ -416,6 +423,16 @@ def _receiving_output(name: Union[cst.Name, cst.Attribute], site: CallSite) -> O
         if isinstance(receiver, cst.Name) and held & set(analysis.bindings.value_sources(receiver)):
             return node
     return None
+
+
+def _message_added_elsewhere(name: Union[cst.Name, cst.Attribute], site: CallSite) -> Optional[cst.CSTNode]:
+    """For a parameter ``name`` (what callers pass), the message of a response that the module
+    adds to some list: the tool does not follow lists between functions, so it may be in it."""
+    analysis = site.analysis
+    held = analysis.bindings.value_sources(name) if isinstance(name, cst.Name) else []
+    if not held or not all(isinstance(getattr(source, "node", None), cst.Param) for source in held):
+        return None
+    return next((node for node in response_messages(analysis) if container_of(node, analysis) is not None), None)
 
 
 def unstored_output(site: CallSite) -> Optional[Block]:

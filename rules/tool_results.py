@@ -52,7 +52,9 @@ history comes from a parameter or another module, or receives something the tool
 into (a message built by a helper function; a call without tools counts as one that can use
 them when another call sending the same history, or the same list from a parameter, can), and
 when a response's message, of this call or another, is added to a list the tool cannot see
-whole (`messages = DEFAULT_MESSAGES` shares the constant; `history + [...]` holds what callers pass).
+whole (`messages = DEFAULT_MESSAGES` shares the constant; `history + [...]` holds what callers pass),
+or to any list in a module where the history is a parameter (the tool does not follow lists from
+one function to another, and a caller may pass that list).
 Legacy `function` messages carry no call id to pair them with their call, an assistant
 message with both text and tool calls is not split, and the output of a response that is not
 stored (`store=False`) is not sent back (a reasoning model's reasoning items could not be, unless
