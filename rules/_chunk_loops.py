@@ -713,8 +713,15 @@ class ChunkLoop:
         )
 
     def _is_flush(self, call: cst.Call) -> bool:
-        """``sys.stdout.flush()`` (or stderr's): it shows nothing new, once per chunk or per event."""
-        return bool(TERMINAL_FLUSHES & self.analysis.imports.qualified(call.func, imported_only=True))
+        """``sys.stdout.flush()`` (or stderr's), or the ``flush()`` of a file the builtin ``open``
+        made: it writes out nothing new, once per chunk or per event."""
+        if TERMINAL_FLUSHES & self.analysis.imports.qualified(call.func, imported_only=True):
+            return True
+        func = call.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "flush" and isinstance(func.value, cst.Name)):
+            return False
+        made = self.analysis.bindings.bound_values(func.value)
+        return bool(made) and all(self.analysis.flow.calls_builtin(value, "open") for value in made)
 
     def _is_flush_statement(self, statement: cst.BaseStatement) -> bool:
         return (

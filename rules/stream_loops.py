@@ -58,8 +58,8 @@ for event in stream:
 Safe for the shapes above. A Chat stream's first chunk (the role) and last chunks (the finish
 reason, the usage) carry no text, so a statement that reads the text moves under the text
 event only when it does nothing for an empty text: it is under a test that the text is there,
-or it is `print(text, end="")`, `sys.stdout.write(text)`, `sys.stdout.flush()` (which shows nothing
-new, per chunk or per event), `name += text` (or `name = name + text`), `count += len(text)`,
+or it is `print(text, end="")`, `sys.stdout.write(text)`, `sys.stdout.flush()` or the `flush()` of a file
+`open()` made (which write out nothing new, per chunk or per event), `name += text` (or `name = name + text`), `count += len(text)`,
 `parts.append(text)` for a list made with `parts = []` and used only to append and to
 `"".join(parts)` (each with `text or ""` where the text may be None), an `if` whose test neither
 reads the text nor calls anything (`if verbose:`) around such statements, or it assigns the text to a
