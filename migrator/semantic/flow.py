@@ -310,10 +310,10 @@ class ValueFlow:
         """The line ``alias = result.part`` when reading ``alias`` can be replaced by reading
         ``result.part``: the line follows the one binding ``result`` in the same block (after
         plain assignments and expressions, outside any ``try``), and ``alias`` is read only
-        where ``result`` still holds what it held there. Or, in a loop that binds ``result``
-        again (``while`` a response asks for tools, ``response = create(...)`` at the end of
-        its body), ``alias`` is read only after the line in its block, before anything there
-        binds ``result`` again."""
+        where ``result`` still holds what it held there; the binding may also be in the body
+        of a ``try`` the line follows. Or, in a loop that binds ``result`` again (``while`` a
+        response asks for tools, ``response = create(...)`` at the end of its body), ``alias``
+        is read only after the line in its block, before anything there binds ``result`` again."""
         assign = use.parent
         if not (isinstance(assign, cst.Assign) and assign.value is use.outer and len(assign.targets) == 1):
             return None
@@ -644,7 +644,7 @@ class ValueFlow:
         """Calls ``self.name(...)`` inside the class, ``obj.name(...)`` on instances made in
         this module; any other ``.name`` in the module makes the method untraceable, unless
         what it is read on holds no instance of the class (``self.client.chat`` beside a
-        method ``chat``, ``self.client`` being only ever an imported class's instance)."""
+        method ``chat``, ``self.client`` being the SDK's client: ``foreign``)."""
         callers = []
         for node in self.nodes.nodes_of(cst.Attribute):
             if node.attr.value != name:
