@@ -650,15 +650,14 @@ class ValueFlow:
             if node.attr.value != name:
                 continue
             receiver = node.value
-            if self._holds_no_instance_of(receiver, cls):
-                continue
             call = self.nodes.parents.get(node)
-            if not (isinstance(call, cst.Call) and call.func is node):
+            if isinstance(call, cst.Call) and call.func is node:
+                inside = self.nodes.enclosing(node, cst.ClassDef) is cls and is_name(receiver, "self")
+                if inside or self._is_instance_of(receiver, cls):
+                    callers.append(call)
+                    continue
+            if not self._holds_no_instance_of(receiver, cls):  # asked last: it proves a client
                 return None
-            inside = self.nodes.enclosing(node, cst.ClassDef) is cls and is_name(receiver, "self")
-            if not (inside or self._is_instance_of(receiver, cls)):
-                return None
-            callers.append(call)
         return sorted(callers, key=self.nodes.order)
 
     def _holds_no_instance_of(self, expr: cst.BaseExpression, cls: cst.ClassDef) -> bool:
