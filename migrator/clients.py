@@ -289,20 +289,22 @@ class _ClientProof:
     def _project_class(self, func: cst.BaseExpression) -> bool:
         """Is ``func`` a class another module of the project defines (which may subclass or wrap
         OpenAI's client, so it is no other SDK's)?"""
-        bindings = self.analysis.bindings.referents(func) if isinstance(func, cst.Name) else None
-        if not bindings or len(bindings) != 1 or not isinstance(bindings[0].node, cst.ImportFrom):
-            return False
-        imported = self.analysis.project.client(bindings[0].name)
+        imported = self._from_project(func)
         return imported is not None and imported.kind in ("class", "other class")
 
     def _imported_factory(self, func: cst.BaseExpression, awaited: bool) -> bool:
         """Is ``func`` a function imported from a module of the project that returns a client,
         or a subclass of the SDK's client defined there?"""
-        bindings = self.analysis.bindings.referents(func) if isinstance(func, cst.Name) else None
-        if not self.kind.from_project or not bindings or len(bindings) != 1 or not isinstance(bindings[0].node, cst.ImportFrom):
-            return False
-        imported = self.analysis.project.client(bindings[0].name)
+        imported = self._from_project(func) if self.kind.from_project else None
         return imported is not None and imported.kind in (("async factory",) if awaited else ("factory", "class"))
+
+    def _from_project(self, func: cst.BaseExpression) -> Optional["ImportedClient"]:
+        """What the module of the project ``func`` is imported from (``from .llm import make``)
+        says it is, when it is a client, a factory or a class."""
+        bindings = self.analysis.bindings.referents(func) if isinstance(func, cst.Name) else None
+        if not bindings or len(bindings) != 1 or not isinstance(bindings[0].node, cst.ImportFrom):
+            return None
+        return self.analysis.project.client(bindings[0].name)
 
     def _returned(self, function: cst.FunctionDef, call: cst.Call, none_allowed: bool) -> Origins:
         """What a call of ``function`` returns: what each of its ``return``s returns, or its

@@ -602,12 +602,12 @@ def _plan_uses(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnalysis)
     plan.exported_parameters = trace.exported_parameters
     plan.co_bound = trace.co_bound
     pending = [(use, site) for use in uses]
-    through_aliases: List[Tuple[ResultUse, str, Union[UseRewrite, Block, None]]] = []  # reads of a name the trace inlines
+    through_aliases: List[Tuple[ResultUse, Optional[Tuple[str, Union[UseRewrite, Block]]]]] = []  # reads of a name the trace inlines
     while pending:
         use, use_site = pending.pop(0)
         outcome = _offer_use(use, use_site, rules)
         if isinstance(use, ResultUse) and use.alias_depth:
-            through_aliases.append((use, outcome[0] if outcome else "", outcome[1] if outcome else None))
+            through_aliases.append((use, outcome))
         if outcome is None:
             plan.blockers.append(Blocker(UNTRACED_RESULT, _escape_of(use).reason, use.position))
         elif isinstance(outcome[1], Block):
@@ -636,7 +636,8 @@ def _plan_uses(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnalysis)
             if code is not None:
                 plan.use_rewrites.append((rule_id, UseRewrite(target=target, build=lambda node, code=code: cst.parse_expression(code))))
         if alias.value is not None:
-            plan.use_rewrites.append((alias.rule, UseRewrite(target=line.body[0].value, build=lambda node, value=alias.value: value)))
+            rule_id, value = alias.value
+            plan.use_rewrites.append((rule_id, UseRewrite(target=line.body[0].value, build=lambda node, value=value: value)))
     for line in trace.aliases:  # its reads become reads of the result itself
         if line not in kept:
             plan.use_rewrites.append((plan.rule, UseRewrite(target=line, build=lambda node: cst.RemoveFromParent())))
@@ -646,17 +647,16 @@ def _plan_uses(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnalysis)
 
 @dataclass
 class _KeptAlias:
-    """An alias line that stays: its new value (None: as it is), with the rule that gives it,
-    and the code each of its reads becomes (None: the read stays as it is)."""
+    """An alias line that stays: the rule giving its new value and that value (None: it stays
+    as it is), and the code each of its reads becomes (None: the read stays as it is)."""
 
-    value: Optional[cst.BaseExpression]
-    rule: str
+    value: Optional[Tuple[str, cst.BaseExpression]]
     reads: Dict[cst.CSTNode, Tuple[str, Optional[str]]]  # rewrite target -> (rule, new code)
 
 
 def _aliases_kept(
     lines: List[cst.SimpleStatementLine],
-    through: List[Tuple[ResultUse, str, Union[UseRewrite, Block, None]]],
+    through: List[Tuple[ResultUse, Optional[Tuple[str, Union[UseRewrite, Block]]]]],
     analysis: ModuleAnalysis,
 ) -> Dict[cst.SimpleStatementLine, _KeptAlias]:
     """The alias lines that stay. A name the whole of whose every read is replaced by the same
@@ -671,13 +671,14 @@ def _aliases_kept(
         name = line.body[0].targets[0].target
         assignment = analysis.bindings.assignment_of(name, name.value)
         reads = analysis.bindings.reads_of(assignment) if assignment is not None else []
-        mine = [(use, rule_id, outcome) for use, rule_id, outcome in through if use.chain[0] in reads]
+        mine = [(use, outcome) for use, outcome in through if use.chain[0] in reads]
         if not reads or len(mine) != len(reads) or chain_root(line.body[0].value) is None:
             continue
         original = analysis.module.code_for_node(line.body[0].value)
         whole: Dict[cst.CSTNode, Tuple[str, str]] = {}
         into: Dict[cst.CSTNode, Tuple[str, str]] = {}
-        for use, rule_id, outcome in mine:
+        for use, offered in mine:
+            rule_id, outcome = offered if offered is not None else ("", None)
             if not _plain_rewrite(outcome) or not any(outcome.target is node for node in use.chain[use.alias_depth - 1 :]):
                 break
             code = analysis.module.code_for_node(outcome.build(outcome.target))
@@ -692,10 +693,10 @@ def _aliases_kept(
             rules = {rule_id for rule_id, _ in whole.values()}
             if into and values <= {original}:
                 reads_kept = {target: (rule_id, None) for target, (rule_id, _) in whole.items()}
-                kept[line] = _KeptAlias(None, "", {**reads_kept, **into})
+                kept[line] = _KeptAlias(None, {**reads_kept, **into})
             elif not into and len(values) == 1 and len(rules) == 1:
-                value = values.pop()
-                kept[line] = _KeptAlias(cst.parse_expression(value), rules.pop(), {target: (rule_id, None) for target, (rule_id, _) in whole.items()})
+                value = (rules.pop(), cst.parse_expression(values.pop()))
+                kept[line] = _KeptAlias(value, {target: (rule_id, None) for target, (rule_id, _) in whole.items()})
     return kept
 
 

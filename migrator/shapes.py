@@ -140,9 +140,15 @@ def chain_root(node: cst.BaseExpression) -> Optional[str]:
     """The name an expression starts from, through attributes, calls, subscripts and awaits:
     ``httpx`` for ``httpx.AsyncClient().post``, ``llm`` for ``(await llm.make()).client``.
     ``migrator.screen`` reads Python's own tree the same way."""
+    root = chain_root_name(node)
+    return root.value if root is not None else None
+
+
+def chain_root_name(node: cst.BaseExpression) -> Optional[cst.Name]:
+    """The ``Name`` node ``chain_root`` reads."""
     while isinstance(node, (cst.Attribute, cst.Call, cst.Subscript, cst.Await)):
         node = node.func if isinstance(node, cst.Call) else node.expression if isinstance(node, cst.Await) else node.value
-    return node.value if isinstance(node, cst.Name) else None
+    return node if isinstance(node, cst.Name) else None
 
 
 def is_name(node: cst.CSTNode, *names: str) -> bool:

@@ -715,6 +715,8 @@ class ChunkLoop:
     def _is_flush(self, call: cst.Call) -> bool:
         """``sys.stdout.flush()`` (or stderr's), or the ``flush()`` of a file the builtin ``open``
         made: it writes out nothing new, once per chunk or per event."""
+        if call.args:
+            return False
         if TERMINAL_FLUSHES & self.analysis.imports.qualified(call.func, imported_only=True):
             return True
         func = call.func
@@ -724,14 +726,8 @@ class ChunkLoop:
         return bool(made) and all(self.analysis.flow.calls_builtin(value, "open") for value in made)
 
     def _is_flush_statement(self, statement: cst.BaseStatement) -> bool:
-        return (
-            isinstance(statement, cst.SimpleStatementLine)
-            and len(statement.body) == 1
-            and isinstance(statement.body[0], cst.Expr)
-            and isinstance(statement.body[0].value, cst.Call)
-            and not statement.body[0].value.args
-            and self._is_flush(statement.body[0].value)
-        )
+        body = statement.body if isinstance(statement, cst.SimpleStatementLine) else ()
+        return len(body) == 1 and isinstance(body[0], cst.Expr) and isinstance(body[0].value, cst.Call) and self._is_flush(body[0].value)
 
     def _text_reason(self, statements: List[cst.BaseStatement], last: int, check: Optional[EmptyText] = None) -> Optional[str]:
         """Why one of ``statements`` (the last of them the body's statement ``last``) would do

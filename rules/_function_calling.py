@@ -21,7 +21,7 @@ import libcst as cst
 from migrator.analysis import CallSite
 from migrator.rule import Block, UseRewrite
 from migrator.shapes import (
-    chain_root,
+    chain_root_name,
     code_of,
     dict_entries,
     is_name,
@@ -31,12 +31,13 @@ from migrator.shapes import (
     one_line,
     separator,
     string_like,
-    walk,
 )
 from migrator.libcst_internals import children
+from migrator.rules._streaming import chain_of
 
 # Every function call of a Response, and whether there is one. ``{base}`` is the Response.
 FUNCTION_CALLS = '[item for item in {base}.output if item.type == "function_call"]'
+FINISH_REASON = ("choices", 0, "finish_reason")  # what a response ended for
 HAS_FUNCTION_CALL = 'any(item.type == "function_call" for item in {base}.output)'
 
 FUNCTION_KEYS = frozenset({"name", "description", "parameters", "strict"})
@@ -291,7 +292,8 @@ def _only_without_tool_calls(node: cst.CSTNode, site: CallSite) -> bool:
         if use.path[:3] == ("choices", 0, "message") and use.path[3:] in (("tool_calls",), ("function_call",))
         and analysis.nodes.positions[use.outer].start.line > site.position.start.line
     }
-    name = chain_root(node)
+    root = chain_root_name(node)
+    name = root.value if root is not None else None
     child, parent = node, analysis.nodes.parents.get(node)
     while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
         if isinstance(parent, cst.If):
@@ -306,8 +308,8 @@ def _only_without_tool_calls(node: cst.CSTNode, site: CallSite) -> bool:
                     return True
                 if name is not None and _rebinds_when_calls(earlier, tests, name):
                     return True
-                if name is not None and _loops_while_calls(earlier, name) and not any(
-                    _binds(later, name) for later in earlier_statements[index + 1 :]
+                if root is not None and _loops_while_calls(earlier, root.value) and not analysis.bindings.bound_in(
+                    root, earlier_statements[index + 1 :]
                 ):
                     return True
         child, parent = parent, analysis.nodes.parents.get(parent)
@@ -369,21 +371,9 @@ def _loops_while_calls(statement: cst.CSTNode, name: str) -> bool:
     test = statement.test
     if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.Equal)):
         return False
-    if literal_string(test.comparisons[0].comparator) != "tool_calls" or chain_root(test.left) != name:
-        return False
-    if code_of(test.left) != f"{name}.choices[0].finish_reason":
+    if literal_string(test.comparisons[0].comparator) != "tool_calls" or chain_of(test.left) != (name, FINISH_REASON):
         return False
     return not any(isinstance(node, cst.Break) for node in _own_statements(statement.body))
-
-
-def _binds(statement: cst.CSTNode, name: str) -> bool:
-    """Does ``statement`` assign ``name`` anywhere in it?"""
-    return any(
-        isinstance(node, cst.AssignTarget) and is_name(node.target, name)
-        or isinstance(node, (cst.AnnAssign, cst.AugAssign, cst.NamedExpr)) and is_name(node.target, name)
-        or isinstance(node, cst.For) and is_name(node.target, name)
-        for node in walk(statement)
-    )
 
 
 def _own_statements(node: cst.CSTNode):

@@ -95,8 +95,8 @@ class EmptyText:
     Names in ``aliases`` may be assigned a text value. ``only_joined`` says whether a list is
     used for nothing but appending and ``"".join(...)``, to which an empty text adds nothing;
     ``is_len`` whether a call is of the builtin ``len`` (``count += len(text)`` adds nothing);
-    ``is_flush`` whether it flushes the terminal (``sys.stdout.flush()``), which shows nothing new
-    however often it runs.
+    ``is_flush`` whether it flushes what the text is written to (``sys.stdout.flush()``), which
+    writes out nothing new however often it runs.
 
     ``if text is None: continue`` does nothing itself, and the statements after it see a text
     that is never None; after ``if not text: continue`` they see a text. ``skips`` collects
@@ -265,7 +265,7 @@ class EmptyText:
                 self._is_silent_print(small.value)
                 or self._is_silent_write(small.value)
                 or self._is_joined_append(small.value)
-                or (self.is_flush(small.value) and not small.value.args)
+                or self.is_flush(small.value)
             )
         if self.collect_yields and isinstance(small, cst.Expr) and isinstance(small.value, cst.Yield) and self._holds_text(small.value.value):
             self.yields.append(small)

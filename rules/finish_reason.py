@@ -40,10 +40,9 @@ import libcst as cst
 
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rule
-from migrator.rules._function_calling import HAS_FUNCTION_CALL, replaced
+from migrator.rules._function_calling import FINISH_REASON, HAS_FUNCTION_CALL, replaced
 from migrator.shapes import literal_string, needs_parentheses
 
-FINISH_REASON = ("choices", 0, "finish_reason")
 INCOMPLETE = '{base}.incomplete_details is not None and {base}.incomplete_details.reason == "%s"'
 EQUIVALENTS = {
     "stop": '{base}.status == "completed"',

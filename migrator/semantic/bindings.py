@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Dict, List, Mapping, Optional, Set, Tuple, Union
+from typing import Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -247,6 +247,15 @@ class Bindings:
         if isinstance(parent, cst.AsName) and isinstance(self.nodes.parents.get(parent), cst.WithItem):
             return self.nodes.parents[parent].item, True
         return node, False
+
+    def bound_in(self, name: cst.Name, statements: Sequence[cst.CSTNode]) -> bool:
+        """Is the variable ``name`` reads bound anywhere inside one of ``statements``? True when
+        its scope is unknown."""
+        scope = self.scopes.get(name)
+        if scope is None:
+            return True
+        bound = [node for node in (getattr(a, "node", None) for a in scope[name.value]) if node is not None]
+        return any(self.nodes.within(node, statement) for node in bound for statement in statements)
 
     def self_attribute_accesses(self, expr: cst.Attribute) -> Optional[List[cst.Attribute]]:
         """Every ``self.NAME`` in the methods of the class ``expr`` (one of them) is read in, reads

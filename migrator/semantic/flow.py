@@ -349,9 +349,9 @@ class ValueFlow:
             if reader is not scope and not (isinstance(reader, ComprehensionScope) and reader[result] == scope[result]):
                 return None
         if not after_binding:
-            if not self._loop_binds_again(body, line, siblings, scope, result):
+            if not self._loop_binds_again(body, line, siblings, use.base):
                 return None
-            return line if all(self._read_before_rebinding(read, line, siblings, scope, result) for read in reads) else None
+            return line if all(self._read_before_rebinding(read, line, siblings, use.base) for read in reads) else None
         # Each read of the alias must see ``result`` still bound by this assignment, on every way
         # to it, or else unbound but for ``result = None`` before the binding line (a read past
         # a loop that may not have run).
@@ -382,14 +382,14 @@ class ValueFlow:
             return False
         return all(map(_runs_on, siblings[siblings.index(statement) + 1 : siblings.index(line)]))
 
-    def _loop_binds_again(self, body: cst.CSTNode, line: cst.CSTNode, siblings: List[cst.CSTNode], scope, result: str) -> bool:
+    def _loop_binds_again(self, body: cst.CSTNode, line: cst.CSTNode, siblings: List[cst.CSTNode], result: cst.Name) -> bool:
         """Is ``body`` a loop's, binding ``result`` again after ``line``: the loop's next pass
         reads the next result?"""
         if not isinstance(self.nodes.parents.get(body), (cst.While, cst.For)):
             return False
-        return self._bind_in(siblings[siblings.index(line) + 1 :], scope, result)
+        return self.bindings.bound_in(result, siblings[siblings.index(line) + 1 :])
 
-    def _read_before_rebinding(self, read: cst.CSTNode, line: cst.CSTNode, siblings: List[cst.CSTNode], scope, result: str) -> bool:
+    def _read_before_rebinding(self, read: cst.CSTNode, line: cst.CSTNode, siblings: List[cst.CSTNode], result: cst.Name) -> bool:
         """Is ``read`` in a statement after ``line`` in its block, with no binding of ``result``
         from ``line`` to that statement, the statement included?"""
         statement = read
@@ -397,12 +397,7 @@ class ValueFlow:
             statement = self.nodes.parents.get(statement)
         if statement is None or siblings.index(statement) <= siblings.index(line):
             return False
-        return not self._bind_in(siblings[siblings.index(line) : siblings.index(statement) + 1], scope, result)
-
-    def _bind_in(self, statements: List[cst.CSTNode], scope, name: str) -> bool:
-        """Does one of ``statements`` bind ``name`` of ``scope``, anywhere in it?"""
-        bound = [node for node in (getattr(a, "node", None) for a in scope[name]) if node is not None]
-        return any(self.nodes.within(node, statement) for node in bound for statement in statements)
+        return not self.bindings.bound_in(result, siblings[siblings.index(line) : siblings.index(statement) + 1])
 
     def _exceptions_leave(self, node: cst.CSTNode) -> bool:
         """Does an exception raised at ``node`` leave its function (no ``try`` or ``with`` around
