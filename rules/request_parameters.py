@@ -60,10 +60,15 @@ the Responses API lacks. Pass the parameters by name, or build the dict beside t
 string keys, and use it for nothing else.
 
 ## Fix safety
-Safe. The service rejects `max_output_tokens` below 16, so a literal limit below 16 blocks the
-call instead of producing a request that fails. `stream` and `stream_options` are migrated by
+Safe. The service rejects `max_output_tokens` below 16, so a limit below 16 blocks the call
+instead of producing a request that fails: a literal, or one the module spells out for the value
+(a constant it is bound to, the default of the parameter it is, or what the module's calls of
+that function pass). A limit the tool cannot read (from the command line, another module) is
+mapped as it is. `stream` and `stream_options` are migrated by
 `stream_loops`, together with the loop that reads the stream.
 """
+
+from typing import List, Tuple
 
 import libcst as cst
 
@@ -124,6 +129,14 @@ RULE = Rule(
         Example(
             before=(
                 "import openai\n"
+                "def label(text, limit=5):\n"
+                '    return openai.chat.completions.create(model="gpt-4o", messages=text, max_tokens=limit)\n'
+            ),
+            finding="may be `5` (line 2), which is below 16",
+        ),
+        Example(
+            before=(
+                "import openai\n"
                 'params = dict(model="gpt-4o", messages=m)\n'
                 "if short:\n"
                 '    params["max_tokens"] = 60\n'
@@ -148,10 +161,32 @@ def unchanged(name, value, site):
 
 @RULE.parameter(*RENAMED)
 def renamed(name, value, site):
-    limit = literal_int(value)
-    if limit is not None and limit < MIN_OUTPUT_TOKENS and RENAMED[name] == "max_output_tokens":
-        return Block(f"`{name}={limit}` is below 16, the smallest `max_output_tokens` the Responses API accepts")
+    if RENAMED[name] == "max_output_tokens":
+        for limit, written in _limits(value, site.analysis):
+            if limit < MIN_OUTPUT_TOKENS:
+                written_as = f"`{name}={site.analysis.module.code_for_node(value)}`"
+                if written is not value:
+                    line = site.analysis.nodes.positions[written].start.line
+                    written_as += f" may be `{limit}` (line {line}), which"
+                return Block(f"{written_as} is below 16, the smallest `max_output_tokens` the Responses API accepts")
     return Rewrite((NewArgument(RENAMED[name], value),))
+
+
+def _limits(value: cst.BaseExpression, analysis) -> List[Tuple[int, cst.CSTNode]]:
+    """The integers the module spells out that ``value`` may hold, each with where it is
+    written: itself, what the names bound to it are assigned, and for a parameter its default
+    and what this module's calls of its function pass (a limit held in a constant, or a
+    function's ``max_tokens: int = 5``, reaches the request as surely as a literal does)."""
+    found = []
+    for made in analysis.bindings.bound_values(value):
+        if isinstance(made, cst.Param):
+            given = [made.default] if made.default is not None else []
+            given += analysis.passed_by_every_call(made) or []
+            made_values = [leaf for each in given for leaf in analysis.bindings.bound_values(each)]
+        else:
+            made_values = [made]
+        found += [(limit, leaf) for leaf in made_values for limit in [literal_int(leaf)] if limit is not None]
+    return found
 
 
 @RULE.parameter(*NESTED)
