@@ -2,7 +2,9 @@
 ## What it does
 Turns `messages=` into `input=`, and a leading system or developer message with a string
 content (a literal, or a name bound once to one, such as `SYSTEM_PROMPT: Final = "..."`) into
-`instructions=`:
+`instructions=`, unless the call asks for JSON mode (`response_format={"type": "json_object"}`,
+or a format the tool cannot read): the Responses API looks for the word "json" that JSON mode
+requires in the `input` messages only, so there the system message stays one:
 
 - a literal list whose only remaining message is a user message with string content becomes
   `input=<that content>`;
@@ -136,7 +138,7 @@ def messages(name, value, site) -> Union[Rewrite, Block]:
         return Rewrite((NewArgument("input", value),), elsewhere=elsewhere)
     elements = list(value.elements)
     arguments: List[NewArgument] = []
-    if len(elements) > 1 and isinstance(original, cst.List) and _is_instruction(original.elements[0].value, site):
+    if len(elements) > 1 and isinstance(original, cst.List) and _is_instruction(original.elements[0].value, site) and not _may_ask_json_mode(site):
         arguments.append(NewArgument("instructions", _content(elements[0].value)))
         elements = elements[1:]
     if len(elements) == 1:
@@ -255,6 +257,23 @@ def _is_instruction(message: cst.BaseExpression, site) -> bool:
     content = entries["content"].value
     definition = site.analysis.bindings.definition(content) if isinstance(content, cst.Name) else None
     return is_string_expression(definition.value if definition is not None else content)
+
+
+def _may_ask_json_mode(site) -> bool:
+    """Does the call pass a `response_format` that may be `{"type": "json_object"}`? JSON mode
+    needs the word "json" in the messages, and the Responses API looks for it in the `input`
+    messages only, not in `instructions`: a system prompt saying "reply in JSON" must stay a
+    message. Only a format the tool reads as another type (a dict literal, a class of the
+    module) lets it move."""
+    argument = site.argument("response_format")
+    if argument is None:
+        return False
+    for made in site.analysis.bindings.bound_values(argument.value):
+        entries = dict_entries(made)
+        kind = literal_string(entries["type"].value) if entries is not None and "type" in entries else None
+        if not isinstance(made, cst.ClassDef) and (kind is None or kind == "json_object"):
+            return True
+    return False
 
 
 def _content(message: cst.BaseExpression) -> cst.BaseExpression:

@@ -358,6 +358,9 @@ def test_chat_requests_are_checked_lightly():
     assert "did not have response messages: call_1" in validate_chat_request(unanswered).message
     answered = {"model": "m", "messages": [*unanswered["messages"], {"role": "tool", "tool_call_id": "call_1", "content": "1"}]}
     assert validate_chat_request(answered) is None
+    json_mode = {"model": "m", "response_format": {"type": "json_object"}}
+    assert "must contain the word 'json'" in validate_chat_request({**json_mode, "messages": [USER_HI]}).message
+    assert validate_chat_request({**json_mode, "messages": [{"role": "system", "content": "Reply in JSON."}, USER_HI]}) is None
 
 
 # -- the validator -------------------------------------------------------------------------------
@@ -395,6 +398,11 @@ VALID_BODIES = {
     "json_schema": {"model": "m", "input": "Hi", "text": {"format": {"type": "json_schema", "name": "x", "schema": {}, "strict": True}}},
     "stream_options": {"model": "m", "input": "Hi", "stream": True, "stream_options": {"include_obfuscation": False}},
     "answer_to_stored_call": {"model": "m", "previous_response_id": "resp_0001", "input": [ANSWER]},
+    "json_mode_asked_in_a_system_message": {
+        "model": "m",
+        "input": [{"role": "system", "content": "Answer in JSON."}, {"role": "user", "content": "Hi"}],
+        "text": {"format": {"type": "json_object"}},
+    },
 }
 STORED = {"resp_0001": StoredResponse(frozenset({"call_1"}), ("call_1",))}
 
@@ -460,6 +468,10 @@ WRONG_MIGRATIONS = {
     "call_id_as_item_id": (
         {"input": [{**EARLIER_CALL, "id": "call_1"}, ANSWER]},
         "Invalid 'input[0].id': 'call_1'. Expected an ID that begins with 'fc_'.",
+    ),
+    "json_mode_asked_in_the_instructions_only": (
+        {"instructions": "Answer in JSON.", "input": "Hi", "text": {"format": {"type": "json_object"}}},
+        "Response input messages must contain the word 'json' in some form to use 'text.format' of type 'json_object'.",
     ),
     "chat_content_part": (
         {"input": [{"role": "user", "content": [{"type": "text", "text": "Hi"}]}]},

@@ -208,6 +208,15 @@ def _check_responses_request(body: Any, stored: Mapping[str, StoredResponse]) ->
         _check_text(body["text"])
     if "stream_options" in body:
         _check_fields(body["stream_options"], "stream_options", STREAM_OPTIONS_KEYS)
+    if _format_type(body.get("text")) == "json_object" and not _mentions_json(body.get("input")):
+        # Checked on the input only: a system prompt moved to `instructions` does not count.
+        raise _Rejected(
+            ApiError(
+                "Response input messages must contain the word 'json' in some form to use 'text.format' of type 'json_object'.",
+                "input",
+                "invalid_value",
+            )
+        )
     previous = _previous_response(body.get("previous_response_id"), stored)
     items = body.get("input")
     if isinstance(items, list):
@@ -267,6 +276,25 @@ def _check_text(text: Any) -> None:
     if text_format["type"] == "json_schema":
         # A Chat-shaped {"type": "json_schema", "json_schema": {...}} fails here on the missing name.
         _check_fields(text_format, "text.format", JSON_SCHEMA_FORMAT_KEYS, sorted(JSON_SCHEMA_FORMAT_REQUIRED))
+
+
+def _format_type(holder: Any) -> Any:
+    """The ``type`` of ``holder["format"]`` (Responses' ``text``) when it is a dict."""
+    text_format = holder.get("format") if isinstance(holder, dict) else None
+    return text_format.get("type") if isinstance(text_format, dict) else None
+
+
+def _mentions_json(messages: Any) -> bool:
+    """Does any text of ``messages`` (a string, or messages whose content is a string or text
+    parts) hold the word "json", in any case? JSON mode requires it of both APIs."""
+    if isinstance(messages, str):
+        return "json" in messages.lower()
+    texts = []
+    for message in messages if isinstance(messages, list) else []:
+        content = message.get("content") if isinstance(message, dict) else None
+        parts = content if isinstance(content, list) else [content]
+        texts += [part.get("text") if isinstance(part, dict) else part for part in parts]
+    return any(isinstance(text, str) and "json" in text.lower() for text in texts)
 
 
 def _check_input_item(item: Any, where: str) -> None:
@@ -360,6 +388,11 @@ def _check_chat_request(body: Any) -> None:
         raise _missing("messages")
     if not isinstance(messages, list) or not messages:
         raise _invalid_type("messages", "a non-empty array", messages)
+    response_format = body.get("response_format")
+    if isinstance(response_format, dict) and response_format.get("type") == "json_object" and not _mentions_json(messages):
+        raise _Rejected(
+            ApiError("'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.", "messages")
+        )
     open_calls: list = []  # ids of the latest assistant tool calls still waiting for their tool message
     for index, message in enumerate(messages):
         role = message.get("role") if isinstance(message, dict) else None

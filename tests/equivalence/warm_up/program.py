@@ -16,7 +16,7 @@ PARAMETERS = {"type": "object", "properties": {"city": {"type": "string"}}, "req
 CHAT_TOOLS = [{"type": "function", "function": {"name": "lookup", "parameters": PARAMETERS}}]
 TOOLS = [{"type": "function", "name": "lookup", "parameters": PARAMETERS, "strict": False}]
 JSON_FORMAT = {"type": "json_schema", "name": "answer", "schema": PARAMETERS}
-MESSAGES = [{"role": "system", "content": "Warm up."}, {"role": "user", "content": "Warm up."}]
+MESSAGES = [{"role": "system", "content": "Warm up."}, {"role": "user", "content": "Warm up, in JSON."}]
 
 
 def chat(client: OpenAI) -> None:

@@ -9,8 +9,10 @@ def main() -> None:
     client = OpenAI()
     completion = client.responses.create(
         model="gpt-4o-mini",
-        instructions="Answer in JSON with the keys city and population.",
-        input="Which is the largest city in Japan?",
+        input=[
+            {"role": "system", "content": "Answer in JSON with the keys city and population."},
+            {"role": "user", "content": "Which is the largest city in Japan?"},
+        ],
         text={"format": {"type": "json_object"}},
     )
     data = json.loads(completion.output_text)
