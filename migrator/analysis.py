@@ -83,6 +83,17 @@ class CallSite:
     def has_argument(self, keyword: str) -> bool:
         return self.argument(keyword) is not None
 
+    def argument_values(self, keyword: str) -> List[cst.BaseExpression]:
+        """Every value ``keyword`` may be passed with: its argument, or each write of the key in
+        the dict passed as ``**name``, on whichever path. For a question whose answer holds for
+        all of them (does any ask for X?), which a key written on some paths only does not
+        make uncertain."""
+        argument = next((arg for arg in self.call.args if arg.keyword is not None and arg.keyword.value == keyword), None)
+        if argument is not None:
+            return [argument.value]
+        request = self.request_dict()
+        return [write.value for write in request.writes_of(keyword)] if isinstance(request, BuiltDict) else []
+
     def request_dict(self) -> Union[BuiltDict, UnseenDict, None]:
         """What the dict the call unpacks (``**params``) holds; None when it unpacks none."""
         return self.analysis.request_dict(self.call)

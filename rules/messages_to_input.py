@@ -265,10 +265,8 @@ def _may_ask_json_mode(site) -> bool:
     messages only, not in `instructions`: a system prompt saying "reply in JSON" must stay a
     message. Only a format the tool reads as another type (a dict literal, a class of the
     module) lets it move."""
-    argument = site.argument("response_format")
-    if argument is None:
-        return False
-    for made in site.analysis.bindings.bound_values(argument.value):
+    formats = site.argument_values("response_format")  # any of them: a request dict may set it on some paths
+    for made in (value for each in formats for value in site.analysis.bindings.bound_values(each)):
         entries = dict_entries(made)
         kind = literal_string(entries["type"].value) if entries is not None and "type" in entries else None
         if not isinstance(made, cst.ClassDef) and (kind is None or kind == "json_object"):
