@@ -163,7 +163,7 @@ def unchanged(name, value, site):
 def renamed(name, value, site):
     if RENAMED[name] == "max_output_tokens":
         for limit, written in _limits(value, site.analysis):
-            if limit < MIN_OUTPUT_TOKENS:
+            if 0 < limit < MIN_OUTPUT_TOKENS:  # Chat refuses a limit below 1 too: a `0` default is a "no limit" guarded elsewhere
                 written_as = f"`{name}={site.analysis.module.code_for_node(value)}`"
                 if written is not value:
                     line = site.analysis.nodes.positions[written].start.line
