@@ -438,10 +438,14 @@ def _message_added_elsewhere(name: Union[cst.Name, cst.Attribute], site: CallSit
 def unstored_output(site: CallSite) -> Optional[Block]:
     """Why the output items of ``site``'s response cannot be sent back: it is not stored."""
     store = site.argument("store")
-    if store is None or is_constant(store.value, "True"):  # not given: the Responses default stores
+    if store is None and site.analysis.options.store_false:
+        given = "`--store-false` adds `store=False`"  # to the migrated call
+    elif store is None or is_constant(store.value, "True"):  # not given: the Responses default stores
         return None
+    else:
+        given = "`store=`"
     return _blocked(
-        "the response is not stored (`store=`): a reasoning model's output items can then be sent back "
+        f"the response is not stored ({given}): a reasoning model's output items can then be sent back "
         'only with `include=["reasoning.encrypted_content"]`, which Chat Completions had no equivalent of'
     )
 

@@ -58,8 +58,8 @@ one function to another, and a caller may pass that list).
 Legacy `function` messages carry no call id to pair them with their call, an assistant
 message with both text and tool calls is not split, and the output of a response that is not
 stored (`store=False`) is not sent back (a reasoning model's reasoning items could not be, unless
-`include=["reasoning.encrypted_content"]` is added): all are reported. With `--store-false`,
-add that `include` yourself for reasoning models. A `name` on a tool
+`include=["reasoning.encrypted_content"]` is added): all are reported, and so is the output of a
+call `--store-false` gives `store=False`. A `name` on a tool
 message, which Chat Completions does not define, is dropped.
 """
 
