@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 import os
 import re
+import warnings
 from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -154,7 +155,24 @@ def _checked_output(source: bytes, before: cst.Module, after: cst.Module) -> byt
         cst.parse_module(output)
     except cst.ParserSyntaxError as error:
         raise RewriteError(f"the migrated code would not parse ({error.message} at line {error.raw_line})") from error
+    # LibCST reads the grammar of every Python version at once: what it prints may be code that
+    # only a newer Python accepts (an f-string reusing its quotes inside, say), where the original
+    # compiled with this one.
+    if _compiles(source) and not _compiles(output):
+        raise RewriteError("the migrated code would not compile with this Python, where the original does")
     return output
+
+
+def _compiles(source: bytes) -> bool:
+    import ast
+
+    try:
+        with warnings.catch_warnings():  # invalid escapes and the like: the original's, not the rewrite's
+            warnings.simplefilter("ignore")
+            ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
 
 
 def transform_notebook(source: bytes, options: Options = Options()) -> SourceResult:

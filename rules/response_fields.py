@@ -10,6 +10,7 @@ Rewrites the reads of a migrated call's result:
 | `.usage.prompt_tokens_details.cached_tokens` | `.usage.input_tokens_details.cached_tokens` |
 | `.usage.completion_tokens_details.reasoning_tokens` | `.usage.output_tokens_details.reasoning_tokens` |
 | `.created` | `int(.created_at)` |
+| `.choices[0].message.role` | `"assistant"` |
 | `.id`, `.model`, `.usage.total_tokens`, `.usage` tested for truth or `None` | unchanged |
 
 ## Why
@@ -45,12 +46,14 @@ A test of whether there is an answer (`if resp.choices`, `not resp.choices`,
 holds an item where it did. The fix leaves a `# migrator:` comment above the call.
 """
 
+from typing import Optional
+
 import libcst as cst
 
 from migrator.semantic.flow import CALL
 from migrator.rules._function_calling import content_may_be_none
 from migrator.model import FixSafety
-from migrator.rule import Block, Example, Rewrite, Rule
+from migrator.rule import Block, Example, Rewrite, Rule, UseRewrite
 from migrator.shapes import USAGE_FIELDS
 
 # Chat path -> Responses expression ({base} is what the path was read from).
@@ -62,6 +65,7 @@ FIELDS = {
     ("model",): "{base}.model",
 }
 CONTENT = ("choices", 0, "message", "content")
+ROLE = ("choices", 0, "message", "role")
 # What the function-calling rules read of the message (besides the message itself, which
 # `tool_results` sends back): they say more precisely why a read cannot map.
 MESSAGE_FIELDS_READ_ELSEWHERE = frozenset({"tool_calls", "function_call"})
@@ -108,6 +112,11 @@ def field(use, site):
     for path, template in FIELDS.items():
         if use.startswith(*path):
             return use.replace(len(path), template)
+    if use.startswith(*ROLE) and isinstance(use.base, (cst.Name, cst.Attribute)):
+        # The SDK types it `Literal["assistant"]`. Not on a call's result read in place: the call would go.
+        literal = _string_in_place(use.node_at(len(ROLE)), "assistant", site.analysis.nodes)
+        if literal is not None:
+            return UseRewrite(target=use.node_at(len(ROLE)), build=lambda updated: literal)
     if use.path == ("usage",) and _is_truth_or_none_test(use):
         return use.replace(1, "{base}.usage")
     if use.path == ("choices",) and _tests_for_choices(use, site):
@@ -120,6 +129,18 @@ def field(use, site):
     if use.startswith("choices") and not _read_elsewhere(use):
         return Block(f"`{use.code}` has no Responses equivalent: a Response holds one answer, read through `output_text` and `output`")
     return None
+
+
+def _string_in_place(node: cst.CSTNode, text: str, nodes) -> Optional[cst.SimpleString]:
+    """A literal of ``text`` that can stand where ``node`` is: inside an f-string, in a quote
+    that f-string does not use (Python before 3.12 ends it there); None if both are used."""
+    used = set()
+    outer = nodes.enclosing(node, cst.FormattedString)
+    while outer is not None:
+        used.add(outer.quote[0])
+        outer = nodes.enclosing(outer, cst.FormattedString)
+    quote = next((each for each in ('"', "'") if each not in used), None)
+    return cst.SimpleString(f"{quote}{text}{quote}") if quote is not None else None
 
 
 def _tests_for_choices(use, site) -> bool:

@@ -459,3 +459,16 @@ def test_a_call_on_a_client_not_proved_openai_is_the_call_its_finding_is_about()
     source = b"import openai\n\ndef ask(client):\n    return client.chat.completions.create(model='m', messages=[])\n"
     [finding] = transform_source(source).findings
     assert (finding.rule, finding.line, finding.call) == ("unresolved_client", 4, Position(4, 12))
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="this Python compiles quotes reused inside an f-string")
+def test_a_rewrite_this_python_cannot_compile_is_refused():
+    import libcst as cst
+
+    from migrator.engine import RewriteError, _checked_output
+
+    source = b'print(f"{role}: {text}")\n'
+    newer_only = cst.parse_module(b'print(f"{"assistant"}: {text}")\n')  # LibCST reads 3.12's f-strings
+    with pytest.raises(RewriteError, match="would not compile with this Python"):
+        _checked_output(source, cst.parse_module(source), newer_only)
+    assert _checked_output(source, cst.parse_module(source), cst.parse_module(b"print(text)\n")) == b"print(text)\n"

@@ -1,0 +1,19 @@
+"""A chat over a list of questions, echoing each answer into the history as a dict with its role."""
+
+from openai import OpenAI
+
+
+def main() -> None:
+    client = OpenAI()
+    history = [{"role": "system", "content": "You are a terse assistant."}]
+    for question in ["Name a planet.", "And its largest moon?"]:
+        history.append({"role": "user", "content": question})
+        completion = client.chat.completions.create(model="gpt-4o-mini", messages=history)
+        message = completion.choices[0].message
+        history.append({"role": message.role, "content": message.content})
+        print(f"{message.role}: {message.content}")
+    print([entry["role"] for entry in history])
+
+
+if __name__ == "__main__":
+    main()
