@@ -61,6 +61,10 @@ NO_TEXT_CHUNKS = "for the chunks that carry no text (the first and the last), wh
 TEXT_GATE: Gate = ('{event}.type == "response.output_text.delta"',)
 # Flushing the terminal shows nothing new: it may run per event instead of per chunk.
 TERMINAL_FLUSHES = frozenset({"sys.stdout.flush", "sys.stderr.flush"})
+# What Streamlit makes to be drawn over and over (`placeholder = st.empty()`), and the methods that
+# replace what it shows: drawing it again with the same value shows the same.
+PLACEHOLDER_MAKERS = frozenset({"streamlit.empty", "streamlit.sidebar.empty"})
+PLACEHOLDER_DRAWS = frozenset({"markdown", "write", "text", "code", "caption", "info", "success", "warning", "error"})
 FINISHED_GATE: Gate = ('{event}.type in ("response.completed", "response.incomplete")',)
 
 
@@ -293,6 +297,7 @@ class ChunkLoop:
         self.extra_rewrites: List[UseRewrite] = []  # reads, after the loop, of the usage it stored
         self.yields: List[cst.BaseSmallStatement] = []  # statements that also yield an empty text
         self.repeats: List[cst.BaseSmallStatement] = []  # statements that also yield the same text again
+        self.redraws: List[cst.BaseSmallStatement] = []  # statements that also draw the same text again
         self.event = ""
 
     @property
@@ -340,6 +345,12 @@ class ChunkLoop:
             return Block(
                 f"`{code}` would also yield the same text again {NO_TEXT_CHUNKS}",
                 unsafe=Rewrite(note=f"`{code}` no longer yields the same text again for the chunks without text", elsewhere=(rewrite, *rewrite.more)),
+            )
+        if self.redraws:
+            code = one_line(code_of(self.redraws[0]))
+            return Block(
+                f"`{code}` would also draw {NO_TEXT_CHUNKS}: it draws what the placeholder shows already, but also before the first text",
+                unsafe=Rewrite(note=f"`{code}` now draws only when text arrives", elsewhere=(rewrite, *rewrite.more)),
             )
         return rewrite
 
@@ -554,6 +565,9 @@ class ChunkLoop:
                 return Segment([index], keep())
             if self._is_flush_statement(statement):
                 return Kind.TEXT  # goes with the text statements around it, under the text event
+            body = statement.body if isinstance(statement, cst.SimpleStatementLine) else ()
+            if len(body) == 1 and isinstance(body[0], cst.Expr) and isinstance(body[0].value, cst.Call) and self._redrawn_names(body[0].value) is not None:
+                return Kind.TEXT  # a redraw goes with the text statements whose names it shows (see `_redrawn_names`)
             return Block(
                 f"`{one_line(code_of(statement))}` runs once per chunk in the loop over the stream, and a"
                 " Responses stream sends a different number of events"
@@ -709,6 +723,7 @@ class ChunkLoop:
             only_joined=self._only_joined,
             is_len=lambda call: self.analysis.flow.calls_builtin(call, "len"),
             is_flush=self._is_flush,
+            redrawn=self._redrawn_names,
             collect_yields=True,
         )
 
@@ -729,6 +744,25 @@ class ChunkLoop:
         body = statement.body if isinstance(statement, cst.SimpleStatementLine) else ()
         return len(body) == 1 and isinstance(body[0], cst.Expr) and isinstance(body[0].value, cst.Call) and self._is_flush(body[0].value)
 
+    def _redrawn_names(self, call: cst.Call) -> Optional[List[str]]:
+        """For ``placeholder.markdown(text + "▌")``, a Streamlit placeholder drawn with names,
+        strings and their sums or f-strings, the names it shows that the loop binds; None for any
+        other call. When the loop binds them only by adding the text to them, which an empty text
+        leaves as they were (``EmptyText`` checks it), a chunk without text draws the placeholder
+        with what it shows already."""
+        if not (isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name)):
+            return None
+        if call.func.attr.value not in PLACEHOLDER_DRAWS or any(arg.star for arg in call.args):
+            return None
+        made = self.analysis.bindings.bound_values(call.func.value)
+        imports = self.analysis.imports
+        if not made or not all(isinstance(value, cst.Call) and PLACEHOLDER_MAKERS & imports.qualified(value.func, imported_only=True) for value in made):
+            return None
+        if not all(_is_plain_text(arg.value) for arg in call.args):
+            return None
+        shown = [node for arg in call.args for node in walk(arg.value) if isinstance(node, cst.Name)]
+        return [name.value for name in shown if self.analysis.bindings.bound_in(name, [self.loop.body])]
+
     def _text_reason(self, statements: List[cst.BaseStatement], last: int, check: Optional[EmptyText] = None) -> Optional[str]:
         """Why one of ``statements`` (the last of them the body's statement ``last``) would do
         something for a chunk without text. ``if text is None: continue`` among them also skips
@@ -743,6 +777,7 @@ class ChunkLoop:
             )
         self.yields += check.yields
         self.repeats += check.repeats
+        self.redraws += check.redraws
         return problem
 
     def _only_joined(self, node: cst.BaseExpression) -> bool:
@@ -969,3 +1004,19 @@ def _usage_read_rewrite(use: ResultUse) -> Union[UseRewrite, str, None]:
     ):
         return None
     return f"the stored usage is used as `{use.code}`, which has no equivalent on the usage of a Response"
+
+
+def _is_plain_text(node: cst.BaseExpression) -> bool:
+    """A name, a string, a constant, or a sum or f-string of them: nothing that calls anything."""
+    if isinstance(node, (cst.Name, cst.SimpleString, cst.Integer)):
+        return True
+    if isinstance(node, cst.ConcatenatedString):
+        return _is_plain_text(node.left) and _is_plain_text(node.right)
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+        return _is_plain_text(node.left) and _is_plain_text(node.right)
+    if isinstance(node, cst.FormattedString):
+        return all(
+            isinstance(part, cst.FormattedStringText) or (_is_plain_text(part.expression) and part.format_spec is None)
+            for part in node.parts
+        )
+    return False

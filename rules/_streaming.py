@@ -105,7 +105,10 @@ class EmptyText:
     but only what the generator's consumer sees as one more empty item: with ``collect_yields``,
     ``yields`` collects it, for an unsafe fix. So does a statement yielding a name the text was
     added to before it (``partial += text`` then ``yield partial``): the consumer sees the last
-    item once more; ``repeats`` collects those.
+    item once more; ``repeats`` collects those. ``redrawn`` gives, for a call that draws a
+    placeholder with what names hold (``placeholder.markdown(text + "▌")``), the names it shows
+    that the loop binds: when the text was added to each of them before it, the call draws what
+    is shown already; ``redraws`` collects those.
     """
 
     def __init__(
@@ -117,11 +120,13 @@ class EmptyText:
         only_joined: Callable[[cst.BaseExpression], bool] = lambda node: False,
         is_len: Callable[[cst.Call], bool] = lambda call: False,
         is_flush: Callable[[cst.Call], bool] = lambda call: False,
+        redrawn: Callable[[cst.Call], Optional[List[str]]] = lambda call: None,
         collect_yields: bool = False,
     ) -> None:
         self.text_of = text_of
         self.is_len = is_len
         self.is_flush = is_flush
+        self.redrawn = redrawn
         self.collect_yields = collect_yields
         self.guard = guard
         self.only_joined = only_joined
@@ -133,6 +138,7 @@ class EmptyText:
         self.skips: Dict[cst.If, str] = {}
         self.yields: List[cst.BaseSmallStatement] = []  # statements yielding an empty text too
         self.repeats: List[cst.BaseSmallStatement] = []  # statements yielding the same text again
+        self.redraws: List[cst.BaseSmallStatement] = []  # statements drawing what is shown already
         self.accumulated: Set[str] = set()  # names the text was added to so far
 
     def value(self, node: cst.BaseExpression) -> Optional[str]:
@@ -261,6 +267,10 @@ class EmptyText:
                 self.accumulated.add(small.target.value)
             return added
         if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+            shown = self.redrawn(small.value)
+            if shown is not None and set(shown) <= self.accumulated:
+                self.redraws.append(small)
+                return True
             return (
                 self._is_silent_print(small.value)
                 or self._is_silent_write(small.value)

@@ -75,7 +75,13 @@ one item less. So does a statement yielding a name the text was just added to (`
 once more on Chat. Those fixes are unsafe: with `--unsafe-fixes` the call migrates with a
 `# migrator:` comment above it; else it is reported.
 Streamlit's `write_stream` shows each Chat chunk's `delta.content or ""`, skips empty texts, and
-returns the whole text; given the text deltas, it shows and returns the same.
+returns the whole text; given the text deltas, it shows and returns the same. A Streamlit
+placeholder (`placeholder = st.empty()`) drawn once per chunk with names the text is added to,
+strings, and their sums or f-strings (`placeholder.markdown(full_response + "▌")`, as Streamlit's
+chat tutorial did before `write_stream`) is drawn with what it shows already for a chunk without
+text, except before the first text, where the Chat loop draws the cursor alone: an unsafe fix
+too, that draws only when text arrives. A container (`st.container()`), which adds an element
+at each draw, or a draw of anything else keeps the call as it is.
 Every statement of the loop body must read the chunk: any other would run once per event
 instead of once per chunk. Anything else blocks the call and is reported: a statement that
 runs for every chunk (a counter, `collected.append(...)` without a test for a list read otherwise, `print(text)`), a
