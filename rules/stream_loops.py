@@ -28,7 +28,8 @@ a Responses stream always ends with the usage (its `stream_options` only has
 `with ... as stream`, `await`, a function that returns it, and a function of the module that
 it is passed to and that nothing else calls (a generator that yields the text, say). With
 `stream=flag` (or `not flag`), a name the call reads, each read of the result must sit in a
-branch of an `if flag:` that runs after the call with nothing binding `flag` between: the reads
+branch of an `if flag:` that runs after the call with nothing binding `flag` between, or after
+an `if not flag:` there whose body always leaves (`return`, `raise`, `continue`, `break`): the reads
 under the streaming branch are migrated as a stream, the others as a response, and `stream=`
 stays as it is. With `stream=flag` where `flag` is a parameter that every call of its function
 (no other module importing it) leaves `False`, the result is read as a response.

@@ -458,6 +458,12 @@ def test_a_dict_whose_keys_cannot_all_be_known_says_why(source, reason):
         pytest.param("def f(s):\n    if c:\n        r = send(flag=s)\n    if s:\n        here(r)\n", None, id="call-may-not-run"),
         pytest.param("def f(s):\n    for x in xs:\n        if s:\n            here(r)\n        r = send(flag=s)\n        s = x\n", None, id="test-before-call-in-a-loop"),
         pytest.param("def f(s):\n    r = send(flag=s)\n    def g():\n        nonlocal s\n        s = 1\n    g()\n    if s:\n        here(r)\n", None, id="nonlocal"),
+        pytest.param("def f(s):\n    r = send(flag=s)\n    if not s:\n        return r\n    here(r)\n", True, id="after-an-early-return"),
+        pytest.param("def f(s):\n    r = send(flag=s)\n    if s:\n        raise E\n    here(r)\n", False, id="after-an-early-raise"),
+        pytest.param("def f(s):\n    for x in xs:\n        r = send(flag=s)\n        if not s:\n            continue\n        here(r)\n", True, id="after-a-continue"),
+        pytest.param("def f(s):\n    r = send(flag=s)\n    if not s:\n        log(r)\n    here(r)\n", None, id="after-an-if-that-goes-on"),
+        pytest.param("def f(s):\n    r = send(flag=s)\n    if not s:\n        return r\n    else:\n        pass\n    here(r)\n", None, id="after-an-if-with-else"),
+        pytest.param("def f(s):\n    if not s:\n        return\n    r = send(flag=s)\n    here(r)\n", None, id="early-return-before-the-call"),
     ],
 )
 def test_a_branch_knows_what_a_condition_read_before_it_was(source, expected):
