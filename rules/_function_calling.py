@@ -284,14 +284,42 @@ def _may_call_tools(site: CallSite) -> bool:
     return False
 
 
-def _only_without_tool_calls(node: cst.CSTNode, site: CallSite) -> bool:
+def _calls_tests(site: CallSite) -> Set[cst.CSTNode]:
+    """The reads of the tool calls (or the legacy function call) of ``site``'s response after
+    the call, which an ``if`` may test."""
     analysis = site.analysis
-    tests = {
+    return {
         use.outer
         for use in analysis.flow.trace_result(site.call).uses
         if use.path[:3] == ("choices", 0, "message") and use.path[3:] in (("tool_calls",), ("function_call",))
         and analysis.nodes.positions[use.outer].start.line > site.position.start.line
     }
+
+
+def only_with_tool_calls(node: cst.CSTNode, site: CallSite) -> bool:
+    """Is ``node`` read only where the response has tool calls: in the body of ``if
+    message.tool_calls:`` (or the ``else`` of ``if not message.tool_calls:``), or past ``if not
+    message.tool_calls:`` that always leaves the block (``break``, ``return``...)?"""
+    analysis = site.analysis
+    tests = _calls_tests(site)
+    child, parent = node, analysis.nodes.parents.get(node)
+    while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+        if isinstance(parent, cst.If):
+            if child is parent.body and _tests_calls(parent.test, tests, present=True):
+                return True
+            if child is parent.orelse and _tests_calls(parent.test, tests, present=False):
+                return True
+        if isinstance(parent, (cst.IndentedBlock, cst.Module)):
+            earlier_statements = parent.body[: list(parent.body).index(child)]
+            if any(_leaves_when(earlier, tests, present=False) for earlier in earlier_statements):
+                return True
+        child, parent = parent, analysis.nodes.parents.get(parent)
+    return False
+
+
+def _only_without_tool_calls(node: cst.CSTNode, site: CallSite) -> bool:
+    analysis = site.analysis
+    tests = _calls_tests(site)
     root = chain_root_name(node)
     name = root.value if root is not None else None
     child, parent = node, analysis.nodes.parents.get(node)
@@ -304,7 +332,7 @@ def _only_without_tool_calls(node: cst.CSTNode, site: CallSite) -> bool:
         if isinstance(parent, (cst.IndentedBlock, cst.Module)):
             earlier_statements = parent.body[: list(parent.body).index(child)]
             for index, earlier in enumerate(earlier_statements):
-                if _leaves_when_calls(earlier, tests) or _loops_until_no_calls(earlier, tests, analysis):
+                if _leaves_when(earlier, tests, present=True) or _loops_until_no_calls(earlier, tests, analysis):
                     return True
                 if name is not None and _rebinds_when_calls(earlier, tests, name):
                     return True
@@ -323,9 +351,10 @@ def _tests_calls(test: cst.BaseExpression, tests: Set[cst.CSTNode], present: boo
     return isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) and test.expression in tests
 
 
-def _leaves_when_calls(statement: cst.CSTNode, tests: Set[cst.CSTNode]) -> bool:
-    """``if message.tool_calls: ...`` ending in ``continue`` / ``break`` / ``return`` / ``raise``."""
-    if not (isinstance(statement, cst.If) and statement.orelse is None and _tests_calls(statement.test, tests, present=True)):
+def _leaves_when(statement: cst.CSTNode, tests: Set[cst.CSTNode], present: bool) -> bool:
+    """``if message.tool_calls: ...`` (``present``) or ``if not message.tool_calls: ...``, with no
+    ``else``, ending in ``continue`` / ``break`` / ``return`` / ``raise``."""
+    if not (isinstance(statement, cst.If) and statement.orelse is None and _tests_calls(statement.test, tests, present=present)):
         return False
     last = statement.body.body[-1]
     if isinstance(last, cst.SimpleStatementLine):

@@ -13,6 +13,7 @@ Rewrites the reads of the tool calls the model made. A Response has no message w
 | `isinstance(call, ChatCompletionMessageFunctionToolCall)` (or `ChatCompletionMessageToolCall`) | `isinstance(call, ResponseFunctionToolCall)` |
 | `isinstance(call, ParsedFunctionToolCall)` | `isinstance(call, ParsedResponseFunctionToolCall)` |
 | `resp.choices[0].message.tool_calls` tested for truth, `is None`, `is not None` | `any(item.type == "function_call" for item in resp.output)`, negated for `is None` |
+| `len(resp.choices[0].message.tool_calls)` where the model called tools | `len([item for item in resp.output if item.type == "function_call"])` |
 
 The same holds in comprehensions, in `for call in (message.tool_calls or [])`, and through a
 name bound to the message (`message = resp.choices[0].message`, which goes away).
@@ -42,6 +43,9 @@ if any(item.type == "function_call" for item in resp.output):
 Safe for the reads above. `tool_calls` is `None` when the model called no tool and the function
 calls are then an empty list, so a test for truth or for `None` keeps its meaning; reading
 `tool_calls[0]` without a call fails in both versions (`TypeError` before, `IndexError` after).
+`len(...)` of the calls maps only where they are known to be there (in the body of `if
+message.tool_calls:`, or past `if not message.tool_calls:` that always leaves, as an agent
+loop's `break` does): without calls it raised `TypeError` on `None`, where the list has none.
 Any other read of the calls, of a loop variable or of a name holding one call (`len(...)`,
 `call.type`, `call.model_dump()`, passing a call to a function, unpacking `enumerate(...)`)
 blocks the call and is reported. The calls, or one call, printed, logged or put in an f-string
@@ -57,7 +61,7 @@ import libcst as cst
 
 from migrator.analysis import CallSite
 from migrator.semantic.flow import ResultUse
-from migrator.rules._function_calling import FUNCTION_CALLS, presence_test, replaced, used_in
+from migrator.rules._function_calling import FUNCTION_CALLS, only_with_tool_calls, presence_test, replaced, used_in
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rewrite, Rule, UseRewrite
 from migrator.rules._chat_types import isinstance_test
@@ -240,10 +244,18 @@ def _all_calls(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block]:
     presence = presence_test(use, len(TOOL_CALLS), analysis)
     if presence is not None:
         return presence
+    if _counted(use, site) and only_with_tool_calls(node, site):
+        return replaced(use, len(TOOL_CALLS), FUNCTION_CALLS, analysis)  # a list either way: as long
     if is_shown(node, site):  # ``None`` without calls, where the items are ``[]``
         calls = replaced(use, len(TOOL_CALLS), FUNCTION_CALLS, analysis)
         return calls if isinstance(calls, Block) else _shown_anyway(use.code, "the Chat tool calls (`None` without calls)", "a list of function_call items", (calls,))
     return Block(f"`{use.code}` is used in `{used_in(use, analysis)}`, which has no Responses equivalent the tool can prove (it is `None` without calls)")
+
+
+def _counted(use: ResultUse, site: CallSite) -> bool:
+    """``len(message.tool_calls)``."""
+    call = use.grandparent
+    return isinstance(use.parent, cst.Arg) and not use.parent.star and isinstance(call, cst.Call) and len(call.args) == 1 and site.analysis.flow.calls_builtin(call, "len")
 
 
 def _is_loop_iterable(node: cst.CSTNode, analysis) -> bool:
