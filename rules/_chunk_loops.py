@@ -205,12 +205,12 @@ class ReadRewriter(cst.CSTTransformer):
         self,
         roots: Dict[str, Path],
         mapping: Callable[[Path], Optional[str]],
-        is_choices_test: Callable[[cst.BaseExpression], bool] = lambda node: False,
+        choices_test: Callable[[cst.BaseExpression], Optional[bool]] = lambda node: None,
     ) -> None:
         super().__init__()
         self.roots = roots
         self.mapping = mapping
-        self.is_choices_test = is_choices_test
+        self.choices_test = choices_test
         self.replacements: Dict[cst.CSTNode, cst.BaseExpression] = {}
 
     def _mapped(self, node: cst.CSTNode) -> Optional[str]:
@@ -232,15 +232,26 @@ class ReadRewriter(cst.CSTTransformer):
             return self.replacements.pop(original_node)
         if isinstance(updated_node, cst.BooleanOperation):
             return self._simplified(original_node, updated_node)
+        if isinstance(updated_node, cst.IfExp) and self.choices_test(original_node.test) is True:
+            return updated_node.body  # a text event is a chunk with choices
         return updated_node
 
     def _simplified(self, original: cst.BooleanOperation, updated: cst.BooleanOperation) -> cst.BaseExpression:
-        """``text or ""`` -> the event's text (never None); ``chunk.choices and x`` -> ``x``."""
+        """``text or ""`` -> the event's text (never None); ``chunk.choices and x`` and ``not
+        chunk.choices or x`` -> ``x`` (a text event is a chunk with choices)."""
         if isinstance(updated.operator, cst.Or) and literal_string(updated.right) == "" and self._mapped(original.left):
             return updated.left
-        if isinstance(updated.operator, cst.And) and self.is_choices_test(original.left):
+        if isinstance(updated.operator, cst.And) and self.choices_test(original.left) is True:
             return updated.right
+        if isinstance(updated.operator, cst.Or) and self.choices_test(original.left) is False:
+            return updated.right
+        if isinstance(updated.operator, cst.And) and self._is_structure(original.left):
+            return updated.right  # `delta and x`: a delta is always true
         return updated
+
+    def _is_structure(self, node: cst.CSTNode) -> bool:
+        chain = chain_of(node)
+        return chain is not None and chain[0] in self.roots and self.roots[chain[0]] + chain[1] in STRUCTURE
 
 
 # -- the loop ---------------------------------------------------------------------------------
@@ -378,6 +389,13 @@ class ChunkLoop:
             small = statement.body[0]
             value = small.value
             text = None
+            if isinstance(value, cst.IfExp) and self._is_choices_test(value.test):
+                # `content if chunk.choices else None` (or `else ""`): the text where there is one.
+                if literal_string(value.orelse) == "":
+                    text = STRING
+                elif not is_constant(value.orelse, "None"):
+                    continue
+                value = value.body
             if isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.Or) and literal_string(value.right) == "":
                 value, text = value.left, STRING
             chain = chain_of(value)
@@ -433,6 +451,14 @@ class ChunkLoop:
     def _is_choices_test(self, node: cst.BaseExpression) -> bool:
         """``chunk.choices``, ``len(chunk.choices) > 0``: true when the chunk has choices."""
         return self._choices_test(node) is True
+
+    def _is_always_true(self, node: cst.CSTNode) -> bool:
+        """``delta`` in ``delta and delta.content``: the choice or its delta, tested for truth on
+        the left of an ``and``. They are objects of the SDK's models, which are always true."""
+        parent = self.analysis.nodes.parents.get(node)
+        if not (isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.And) and parent.left is node):
+            return False
+        return any(read.node is node and read.kind == Kind.STRUCTURE for read in self.reads)
 
     def _choices_test(self, node: cst.BaseExpression) -> Optional[bool]:
         return choices_test(node, self.variable, lambda call: self.analysis.flow.calls_builtin(call, "len"))
@@ -555,7 +581,7 @@ class ChunkLoop:
             return Segment([index], remove())
         if self._is_skip_without_choices(statement) or self._is_choices_block(statement):
             return self._choices_segment(index, statement)
-        reads = self.reads_in(statement)
+        reads = [read for read in self.reads_in(statement) if not self._is_always_true(read.node)]
         unknown = next((read for read in reads if read.kind is None), None)
         if unknown is not None:
             return Block(f"`{unknown.code}` has no equivalent in the events of a Responses stream")
@@ -604,17 +630,17 @@ class ChunkLoop:
 
     def _is_choices_guard(self, node: cst.CSTNode) -> bool:
         """Is the read ``chunk.choices`` the whole of an ``if`` test that the chunk has choices
-        (or has none), or the left of an ``and`` that it has?"""
+        (or has none), of a conditional expression's test that it has, the left of an ``and``
+        that it has, or of an ``or`` that it has none?"""
         test = self._choices_test_around(node)
         parent = self.analysis.nodes.parents.get(test)
         if isinstance(parent, cst.If) and parent.test is test:
             return self._choices_test(test) is not None
-        return (
-            isinstance(parent, cst.BooleanOperation)
-            and isinstance(parent.operator, cst.And)
-            and parent.left is test
-            and self._is_choices_test(test)
-        )
+        if isinstance(parent, cst.IfExp) and parent.test is test:
+            return self._choices_test(test) is True  # `text if chunk.choices else None`
+        if not (isinstance(parent, cst.BooleanOperation) and parent.left is test):
+            return False
+        return self._choices_test(test) is isinstance(parent.operator, cst.And)
 
     def _choices_test_around(self, node: cst.CSTNode) -> cst.CSTNode:
         """The largest of ``len(chunk.choices)``, a comparison of it and ``not`` around ``node``."""
@@ -644,9 +670,11 @@ class ChunkLoop:
         """Is ``node`` read only after a test that the chunk has choices?"""
         child, parent = node, self.analysis.nodes.parents.get(node)
         while parent is not None and parent is not self.loop:
-            if isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.And) and child is parent.right:
-                if self._is_choices_test(parent.left):
-                    return True
+            if isinstance(parent, cst.BooleanOperation) and child is parent.right:
+                if self._choices_test(parent.left) is isinstance(parent.operator, cst.And):
+                    return True  # `chunk.choices and ...`, `not chunk.choices or ...`
+            if isinstance(parent, cst.IfExp) and child is parent.body and self._is_choices_test(parent.test):
+                return True
             if isinstance(parent, cst.If) and child is parent.body:
                 test = parent.test
                 if self._is_choices_test(test) or (
@@ -717,7 +745,7 @@ class ChunkLoop:
         text_aliases = [name for name, alias in self.aliases.items() if alias.text is not None]
         return EmptyText(
             self._text_of,
-            guard=self._is_choices_test,
+            guard=lambda node: self._is_choices_test(node) or self._is_always_true(node),
             aliases=text_aliases,
             where=NO_TEXT_CHUNKS,
             only_joined=self._only_joined,
@@ -964,12 +992,12 @@ class ChunkLoop:
     def _rewrite(self, statement: cst.BaseStatement) -> cst.BaseStatement:
         roots = {self.variable: ()}
         roots.update({name: alias.path for name, alias in self.aliases.items() if alias.text is None})
-        return statement.visit(ReadRewriter(roots, self._event_code, self._is_spelled_choices_test))
+        return statement.visit(ReadRewriter(roots, self._event_code, self._spelled_choices_test))
 
-    def _is_spelled_choices_test(self, node: cst.BaseExpression) -> bool:
-        """``_is_choices_test`` for the updated tree, which the analysis does not know: ``plan()``
+    def _spelled_choices_test(self, node: cst.BaseExpression) -> Optional[bool]:
+        """``_choices_test`` for the updated tree, which the analysis does not know: ``plan()``
         has made sure that ``len`` is the builtin in the tests of the loop."""
-        return choices_test(node, self.variable, is_len=lambda call: True) is True
+        return choices_test(node, self.variable, is_len=lambda call: True)
 
     def _event_code(self, path: Path) -> Optional[str]:
         event = self.event

@@ -147,6 +147,11 @@ class EmptyText:
             return self.names[node.value]
         if isinstance(node, cst.NamedExpr):
             return self.value(node.value)  # `token := text`
+        if isinstance(node, cst.IfExp) and self.guard(node.test) and self.value(node.body) is not None:
+            # `text if chunk.choices else None` / `else ""`
+            if literal_string(node.orelse) == "":
+                return self.value(node.body)
+            return MAYBE_NONE if is_constant(node.orelse, "None") else None
         if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
             if literal_string(node.right) == "" and self.value(node.left) is not None:
                 return STRING  # `content or ""`
@@ -190,11 +195,18 @@ class EmptyText:
         """``if not text: continue`` (STRONG) or ``if text is None: continue`` (WEAK); else None."""
         if not (isinstance(statement, cst.If) and statement.orelse is None and only_continues(statement.body)):
             return None
-        test = statement.test
+        return self._absence(statement.test)
+
+    def _absence(self, test: cst.BaseExpression) -> Optional[str]:
+        """STRONG for ``not text``, WEAK for ``text is None``, and the same for ``not
+        chunk.choices or <one of them>`` (the text is read only where the guard lets it be)."""
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) and self.value(test.expression) is not None:
             return STRONG
         if _is_none_test(test) and self.value(test.left) is not None:
             return WEAK
+        left = test.left if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or) else None
+        if isinstance(left, cst.UnaryOperation) and isinstance(left.operator, cst.Not) and self.guard(left.expression):
+            return self._absence(test.right)
         return None
 
     def _statement_reason(self, statement: cst.BaseStatement) -> Optional[str]:

@@ -19,6 +19,9 @@ Migrates `create(..., stream=True)` together with the loop that reads the stream
 | `== "content_filter"` / `== "stop"` / a truthy `finish_reason` | the same with `"content_filter"` / `event.type == "response.completed"` / either final event |
 | `if chunk.choices:` (or `len(chunk.choices) > 0`) around statements that read the text | `if event.type == "response.output_text.delta":` |
 | `delta = chunk.choices[0].delta`, `choice = chunk.choices[0]`, `if not chunk.choices: continue` (or `len(chunk.choices) == 0`) | removed (reads through `delta` / `choice` are renamed) |
+| `if not chunk.choices or not text: continue` | `if not event.delta: continue`, under the text event's test |
+| `text = chunk.choices[0].delta.content if chunk.choices else None` (or `else ""`) | `text = event.delta`, under the text event's test |
+| `if delta and delta.content:` (a choice or a delta is a model object, always true) | `if event.type == "response.output_text.delta":` |
 | `st.write_stream(stream)` (Streamlit) | `st.write_stream(event.delta for event in stream if event.type == "response.output_text.delta")` |
 
 Consecutive statements that read the text go under one text-event test; the loop variable
