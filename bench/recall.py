@@ -51,7 +51,9 @@ DEFAULT_CACHE = Path.home() / ".cache" / "responses-migrator" / "recall"
 GROUPS = ("application", "library")
 OPTION_SETS = {
     "default": Options(),
-    "all opt-ins": Options(unsafe_fixes=True, store_false=True, assume_openai=True, allow_other_servers=True),
+    # The opt-ins that let calls migrate. `--store-false` is left out: it changes what migrated
+    # calls send, and holds back those whose output goes into the next request.
+    "all opt-ins": Options(unsafe_fixes=True, assume_openai=True, allow_other_servers=True),
 }
 LEFT_ALONE = re.compile(r"^`[^`]*` (?:not migrated: )?")  # the call a left-alone finding starts with
 IMPORTS_OPENAI = re.compile(r"^[ \t]*(?:import|from)[ \t]+openai\b", re.MULTILINE)
