@@ -23,6 +23,7 @@ Migrates `create(..., stream=True)` together with the loop that reads the stream
 | `text = chunk.choices[0].delta.content if chunk.choices else None` (or `else ""`) | `text = event.delta`, under the text event's test |
 | `if delta and delta.content:` (a choice or a delta is a model object, always true) | `if event.type == "response.output_text.delta":` |
 | `st.write_stream(stream)` (Streamlit) | `st.write_stream(event.delta for event in stream if event.type == "response.output_text.delta")` |
+| `"".join(chunk.choices[0].delta.content or "" for chunk in stream)` (or of a list comprehension) | `"".join(event.delta for event in stream if event.type == "response.output_text.delta")` |
 
 Consecutive statements that read the text go under one text-event test; the loop variable
 becomes `event` unless that name is taken. `stream_options={"include_usage": True}` is dropped:
@@ -99,14 +100,17 @@ are migrated by `stream_tool_calls`. How the text is cut into deltas differs bet
 streams, of either API; the text itself does not.
 """
 
+from typing import Union
+
 import libcst as cst
 
 from migrator.semantic.branches import negated_name, truth_where
 from migrator.semantic.flow import CALL
-from migrator.rules._chunk_loops import ChunkLoop, is_streamed, never_streamed
+from migrator.rules._chunk_loops import TEXT_PATHS, ChunkLoop, is_streamed, never_streamed
+from migrator.rules._streaming import chain_of
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, NewArgument, Rewrite, Rule, UseRewrite
-from migrator.shapes import dict_entries, is_constant, one_line
+from migrator.shapes import code_of, dict_entries, is_constant, literal_string, one_line
 
 # What a stream offers besides iteration that is the same on a Responses stream.
 STREAM_METHODS = frozenset({"close"})
@@ -206,6 +210,15 @@ def stream_loop(use, site):
         return UseRewrite(target=use.outer, build=lambda node: node)
     if not use.path and _written_as_text(use, site):
         return UseRewrite(target=use.outer, build=lambda node: _text_deltas(node, alone=len(use.grandparent.args) == 1))
+    joined = _joined_texts(use, site) if not use.path else None
+    if joined is not None:
+        return UseRewrite(target=joined, build=lambda node: _joined_deltas(node, site))
+    if not use.path and isinstance(use.parent, cst.CompFor):
+        comprehension = one_line(code_of(site.analysis.nodes.parents[use.parent]), limit=60)
+        return Block(
+            f"the comprehension `{comprehension}` makes one item per chunk, and a Responses stream has no event for"
+            ' the chunks without text: only their texts joined with `"".join(...)` map'
+        )
     return Block(f"the stream is used as `{one_line(use.code)}`, which the tool cannot map to a Responses stream")
 
 
@@ -218,6 +231,41 @@ def _written_as_text(use, site) -> bool:
     if use.parent.keyword is not None and use.parent.keyword.value != "stream":
         return False
     return bool(site.analysis.imports.imported_as(call.func) & TEXT_STREAM_WRITERS)
+
+
+def _joined_texts(use, site) -> Union[cst.GeneratorExp, cst.ListComp, None]:
+    """``"".join(chunk.choices[0].delta.content or "" for chunk in stream)``: the comprehension
+    over the stream, when it yields each chunk's text (``""`` for none) to be joined with
+    nothing between; the texts of the text events join to the same."""
+    comp_for = use.parent
+    if not (isinstance(comp_for, cst.CompFor) and comp_for.iter is use.outer and isinstance(comp_for.target, cst.Name)):
+        return None
+    if comp_for.ifs or comp_for.inner_for_in is not None or comp_for.asynchronous is not None:
+        return None
+    comprehension = site.analysis.nodes.parents.get(comp_for)
+    if not isinstance(comprehension, (cst.GeneratorExp, cst.ListComp)):
+        return None
+    element = comprehension.elt
+    if not (isinstance(element, cst.BooleanOperation) and isinstance(element.operator, cst.Or) and literal_string(element.right) == ""):
+        return None
+    if chain_of(element.left) != (comp_for.target.value, TEXT_PATHS.get(site.kind)):
+        return None
+    arg = site.analysis.nodes.parents.get(comprehension)
+    call = site.analysis.nodes.parents.get(arg)
+    if not (isinstance(arg, cst.Arg) and arg.keyword is None and not arg.star and isinstance(call, cst.Call) and len(call.args) == 1):
+        return None
+    joins = isinstance(call.func, cst.Attribute) and call.func.attr.value == "join" and literal_string(call.func.value) == ""
+    return comprehension if joins else None
+
+
+def _joined_deltas(comprehension: Union[cst.GeneratorExp, cst.ListComp], site) -> cst.BaseExpression:
+    """The comprehension over the stream's text events, each giving its text."""
+    stream = comprehension.for_in.iter
+    event = "item" if isinstance(stream, cst.Name) and stream.value == "event" else "event"
+    made = cst.parse_expression(f"[{TEXT_DELTA.format(event=event)}]")
+    assert isinstance(made, cst.ListComp)
+    for_in = made.for_in.with_changes(iter=stream)
+    return comprehension.with_changes(elt=made.elt, for_in=for_in)
 
 
 def _text_deltas(stream: cst.BaseExpression, alone: bool) -> cst.GeneratorExp:

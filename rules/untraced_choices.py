@@ -35,7 +35,7 @@ reported here (the call's own finding covers them), nor are reads in modules tha
 (`litellm.completion(...)`, say) or annotated with its types.
 """
 
-from typing import List, Set
+from typing import List, Set, Union
 
 import libcst as cst
 
@@ -109,7 +109,7 @@ def _traced_reads(analysis) -> Set[cst.CSTNode]:
         trace = analysis.flow.trace_result(call)
         for use in trace.uses:
             traced.update(use.chain)
-            if isinstance(use.parent, cst.For) and use.parent.iter is use.outer:
+            if isinstance(use.parent, (cst.For, cst.CompFor)) and use.parent.iter is use.outer:
                 traced.update(_item_reads(use.parent, analysis))  # the chunks of a stream (rule `stream_loops`)
             if use.path[:2] == ("get_final_completion", "()"):  # what a `.stream()` helper ends with
                 traced.update(node for final in analysis.flow.trace_result(use.chain[1]).uses for node in final.chain)
@@ -118,8 +118,8 @@ def _traced_reads(analysis) -> Set[cst.CSTNode]:
     return traced
 
 
-def _item_reads(loop: cst.For, analysis) -> List[cst.CSTNode]:
-    """``chunk.choices[...]`` for ``for chunk in <a traced stream>:``."""
+def _item_reads(loop: Union[cst.For, cst.CompFor], analysis) -> List[cst.CSTNode]:
+    """``chunk.choices[...]`` for ``for chunk in <a traced stream>:`` (or ``... for chunk in <it>``)."""
     assignment = analysis.bindings.binding(loop.target) if isinstance(loop.target, cst.Name) else None
     reads = [analysis.flow.use_of(read) for read in analysis.bindings.reads_of(assignment)] if assignment else []
     return [read.chain[1] for read in reads if read.path[:1] == ("choices",) and len(read.chain) > 1]
