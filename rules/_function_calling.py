@@ -209,7 +209,7 @@ def content_may_be_none(use, site: CallSite) -> bool:
     node = use.outer
     if _none_cannot_show(node, _content_tests(site), site.analysis) or _only_without_tool_calls(node, site):
         return False
-    held = _assigned_name(node, site.analysis)
+    held = assigned_name(node, site.analysis)
     if held is None:
         return True
     trace = site.analysis.flow.trace_name(held)
@@ -265,7 +265,7 @@ def _requires(test: cst.BaseExpression, tests: Set[cst.CSTNode]) -> bool:
     )
 
 
-def _assigned_name(node: cst.CSTNode, analysis) -> Optional[cst.Name]:
+def assigned_name(node: cst.CSTNode, analysis) -> Optional[cst.Name]:
     """The name ``node`` is the whole value of: ``text = message.content``."""
     assign = analysis.nodes.parents.get(node)
     if isinstance(assign, cst.Assign) and assign.value is node and len(assign.targets) == 1:
@@ -286,14 +286,31 @@ def _may_call_tools(site: CallSite) -> bool:
 
 def _calls_tests(site: CallSite) -> Set[cst.CSTNode]:
     """The reads of the tool calls (or the legacy function call) of ``site``'s response after
-    the call, which an ``if`` may test."""
+    the call, which an ``if`` may test; and those of a name holding ``message.tool_calls or
+    []``, which is true exactly where the calls are."""
     analysis = site.analysis
-    return {
+    reads = {
         use.outer
         for use in analysis.flow.trace_result(site.call).uses
         if use.path[:3] == ("choices", 0, "message") and use.path[3:] in (("tool_calls",), ("function_call",))
         and analysis.nodes.positions[use.outer].start.line > site.position.start.line
     }
+    for read in list(reads):
+        held = assigned_name(analysis.nodes.parents.get(read), analysis) if is_or_empty(analysis.nodes.parents.get(read), read) else None
+        if held is not None:
+            reads.update(use.outer for use in analysis.flow.trace_name(held).uses if not use.path)
+    return reads
+
+
+def is_or_empty(node: Optional[cst.CSTNode], left: cst.CSTNode) -> bool:
+    """Is ``node`` ``left or []`` (or ``left or ()``)?"""
+    return (
+        isinstance(node, cst.BooleanOperation)
+        and isinstance(node.operator, cst.Or)
+        and node.left is left
+        and isinstance(node.right, (cst.List, cst.Tuple))
+        and not node.right.elements
+    )
 
 
 def only_with_tool_calls(node: cst.CSTNode, site: CallSite) -> bool:

@@ -15,8 +15,11 @@ Rewrites the reads of the tool calls the model made. A Response has no message w
 | `resp.choices[0].message.tool_calls` tested for truth, `is None`, `is not None` | `any(item.type == "function_call" for item in resp.output)`, negated for `is None` |
 | `len(resp.choices[0].message.tool_calls)` where the model called tools | `len([item for item in resp.output if item.type == "function_call"])` |
 
-The same holds in comprehensions, in `for call in (message.tool_calls or [])`, and through a
-name bound to the message (`message = resp.choices[0].message`, which goes away).
+The same holds in comprehensions, in `for call in (message.tool_calls or [])`, through a
+name bound to the message (`message = resp.choices[0].message`, which goes away), and through a
+name bound to `message.tool_calls or []`, which then holds the function_call items: it may be
+looped over, counted, tested for truth, indexed, and passed to a function of the module that
+reads it the same ways.
 
 ## Why
 `resp.choices` does not exist on a Response. A `function_call` item's `id` is the item's own
@@ -55,13 +58,22 @@ above the call says so.
 """
 
 import dataclasses
-from typing import Optional, Tuple, Union
+from typing import List, Optional, Tuple, Union
 
 import libcst as cst
 
 from migrator.analysis import CallSite
 from migrator.semantic.flow import ResultUse
-from migrator.rules._function_calling import FUNCTION_CALLS, only_with_tool_calls, presence_test, replaced, used_in
+from migrator.rules._function_calling import (
+    FUNCTION_CALLS,
+    assigned_name,
+    is_or_empty,
+    is_truth_test,
+    only_with_tool_calls,
+    presence_test,
+    replaced,
+    used_in,
+)
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rewrite, Rule, UseRewrite
 from migrator.rules._chat_types import isinstance_test
@@ -235,12 +247,15 @@ def _all_calls(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block]:
     node = use.outer
     if _is_loop_iterable(node, analysis):
         return _loop(use, analysis.nodes.parents[node], site)
-    if _is_or_empty(use.parent) and _is_loop_iterable(use.parent, analysis):
+    if is_or_empty(use.parent, node) and _is_loop_iterable(use.parent, analysis):
         # ``for call in (message.tool_calls or [])``: the calls are a list, never None.
         calls = _loop(use, analysis.nodes.parents[use.parent], site)
         if isinstance(calls, Block):
             return calls
         return dataclasses.replace(calls, target=use.parent, build=lambda updated: calls.build(updated.left))
+    holder = assigned_name(use.parent, analysis) if is_or_empty(use.parent, node) else None
+    if holder is not None:
+        return _held_calls(use, holder, site)
     presence = presence_test(use, len(TOOL_CALLS), analysis)
     if presence is not None:
         return presence
@@ -252,6 +267,47 @@ def _all_calls(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block]:
     return Block(f"`{use.code}` is used in `{used_in(use, analysis)}`, which has no Responses equivalent the tool can prove (it is `None` without calls)")
 
 
+def _held_calls(use: ResultUse, name: cst.Name, site: CallSite) -> Union[UseRewrite, Block]:
+    """``calls = message.tool_calls or []``: the name holds the function_call items instead, a
+    list either way. It may be looped over (each call read as ``_with_reads`` allows), counted,
+    tested for truth, or indexed; anything else blocks."""
+    analysis = site.analysis
+    calls = replaced(use, len(TOOL_CALLS), FUNCTION_CALLS, analysis)
+    if isinstance(calls, Block):
+        return calls
+    trace = analysis.flow.trace_name(name)
+    if trace.escapes:
+        return Block(trace.escapes[0].reason)
+    if trace.exported_functions:
+        return Block(f"the tool calls are returned from `{trace.exported_functions[0]}`, which other modules may call")
+    reads: List[Union[UseRewrite, Block]] = []
+    for read in trace.uses:
+        if not read.path and _is_loop_iterable(read.outer, analysis):
+            loop = analysis.nodes.parents[read.outer]
+            if not isinstance(loop.target, cst.Name):
+                return Block(f"the loop over `{name.value}` unpacks each call, which the tool cannot follow")
+            reads.append(_with_reads(UseRewrite(target=read.outer, build=lambda node: node), loop.target, site))
+        elif not read.path and (is_truth_test(read.outer, analysis) or _counted(read, site)):
+            continue  # the same of a list of calls and of a list of items
+        elif read.path and isinstance(read.path[0], int):
+            item = f"{{base}}[{read.path[0]}]"
+            holder = _held_in_name(read) if len(read.path) == 1 else None
+            field = _field(read.path[1:], site)
+            if holder is not None:
+                reads.append(_with_reads(UseRewrite(target=read.outer, build=lambda node: node), holder, site))
+            elif field is not None:
+                reads.append(read.replace(1 + field[0], f"{item}.{field[1]}"))
+            else:
+                return Block(f"`{read.code}` has no Responses equivalent the tool can prove")
+        else:
+            return Block(f"the tool calls `{name.value}` are used in `{used_in(read, analysis)}`, which has no Responses equivalent the tool can prove")
+    blocked = next((each for each in reads if isinstance(each, Block)), None)
+    if blocked is not None:
+        return blocked
+    rewrite = dataclasses.replace(calls, target=use.parent, build=lambda updated: calls.build(updated.left))
+    return dataclasses.replace(rewrite, more=tuple(more for each in reads for more in (each, *each.more)))
+
+
 def _counted(use: ResultUse, site: CallSite) -> bool:
     """``len(message.tool_calls)``."""
     call = use.grandparent
@@ -261,16 +317,6 @@ def _counted(use: ResultUse, site: CallSite) -> bool:
 def _is_loop_iterable(node: cst.CSTNode, analysis) -> bool:
     loop = analysis.nodes.parents.get(node)
     return isinstance(loop, (cst.For, cst.CompFor)) and loop.iter is node
-
-
-def _is_or_empty(node) -> bool:
-    """``x or []`` / ``x or ()``."""
-    return (
-        isinstance(node, cst.BooleanOperation)
-        and isinstance(node.operator, cst.Or)
-        and isinstance(node.right, (cst.List, cst.Tuple))
-        and not node.right.elements
-    )
 
 
 def _loop(use: ResultUse, loop: Union[cst.For, cst.CompFor], site: CallSite) -> Union[UseRewrite, Block]:
