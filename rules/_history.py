@@ -327,6 +327,16 @@ def _sends_list(site: CallSite, name: cst.BaseExpression, analysis: ModuleAnalys
     return argument is not None and same_list(name, argument.value, analysis)
 
 
+def sent_lists(messages: cst.BaseExpression) -> List[cst.BaseExpression]:
+    """The lists a ``messages`` expression sends all of: itself, the lists ``[..., *history]``
+    unpacks, and the lists joined with ``+`` (``[SYSTEM] + history``), in turn."""
+    if isinstance(messages, cst.BinaryOperation) and isinstance(messages.operator, cst.Add):
+        return sent_lists(messages.left) + sent_lists(messages.right)
+    if isinstance(messages, cst.List):
+        return [element.value for element in messages.elements if isinstance(element, cst.StarredElement)]
+    return [messages]
+
+
 def same_list(first: cst.BaseExpression, second: cst.BaseExpression, analysis: ModuleAnalysis) -> bool:
     """Do ``first`` and ``second`` name the same list: names with the same bindings, or the same
     ``self.NAME`` of one class, read only as ``self.NAME`` in its methods?"""
@@ -573,6 +583,11 @@ def _add_message(history: _History, message: cst.BaseExpression, context: cst.CS
 
 def _add_read(history: _History, read: cst.CSTNode, analysis: ModuleAnalysis) -> None:
     parent = analysis.nodes.parents.get(read)
+    joined = read
+    while isinstance(parent, cst.BinaryOperation) and isinstance(parent.operator, cst.Add):
+        joined, parent = parent, analysis.nodes.parents.get(parent)  # `[SYSTEM] + history`: sent whole
+    if joined is not read and not isinstance(parent, cst.Arg):
+        joined, parent = read, analysis.nodes.parents.get(read)
     feeder = _call_sending(parent if isinstance(parent, cst.Arg) else _starred_in_messages(parent, analysis), analysis)
     if feeder is not None:
         history.feeders.append(feeder)

@@ -14,7 +14,10 @@ requires in the `input` messages only, so there the system message stays one:
   `{"type": "input_image", "image_url": u, "detail": d}` (`detail` defaults to `"auto"`, as in
   Chat Completions);
 - lists joined with `+` (`SYSTEM + history + [{"role": "user", "content": q}]`) stay joined:
-  each list literal is converted as a `messages` list is, and each history checked as one;
+  each list literal is converted as a `messages` list is, and each history checked as one (a
+  history joined so is sent whole: a tool loop may add the model's turns to it); a message held
+  in a name bound once to a plain message (`[SYSTEM] + history`, `SYSTEM = {"role": "system",
+  "content": "..."}`) and read only in lists is sent as it is, also in a call that can use tools;
 - `messages` given as an expression (a variable, a function call) is passed as `input=` as it is.
 
 ## Why
@@ -232,9 +235,24 @@ def _inline_history(messages: cst.List, site) -> Union[Tuple[UseRewrite, ...], B
             if isinstance(answer, Block):
                 return answer
             rewrites.append(answer)
-        elif dict_entries(element.value) is None and any(site.has_argument(p) for p in TOOL_PARAMETERS):
+        elif dict_entries(element.value) is None and not _names_a_plain_message(element.value, site) and any(
+            site.has_argument(p) for p in TOOL_PARAMETERS
+        ):
             return _unseen(element.value)
     return tuple(rewrites)
+
+
+def _names_a_plain_message(node: cst.BaseExpression, site) -> bool:
+    """``SYSTEM`` bound once to ``{"role": "system", "content": "..."}``, a message with a role
+    and a string content that ``input`` takes as it is, and read only as an element of lists:
+    nothing can make it a tool call or result."""
+    definition = site.analysis.bindings.definition(node) if isinstance(node, cst.Name) else None
+    entries = dict_entries(definition.value) if definition is not None else None
+    if entries is None or set(entries) != {"role", "content"} or _role(entries) not in INPUT_ROLES:
+        return False
+    if isinstance(entries["content"].value, CONTAINER_NODES):
+        return False
+    return all(isinstance(site.analysis.nodes.parents.get(read), cst.Element) for read in definition.reads)
 
 
 def _unseen(messages: cst.BaseExpression) -> Block:

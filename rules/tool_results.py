@@ -69,7 +69,7 @@ import libcst as cst
 
 from migrator.analysis import CallSite
 from migrator.semantic.flow import ResultUse
-from migrator.rules._history import DUMPED_MESSAGE, RESPONSE_MESSAGE, container_of, inline_answer, output_rewrite, same_list, sent_inline
+from migrator.rules._history import DUMPED_MESSAGE, RESPONSE_MESSAGE, container_of, inline_answer, output_rewrite, same_list, sent_inline, sent_lists
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rule, UseRewrite
 from migrator.shapes import code_of
@@ -150,11 +150,6 @@ def response_message(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block,
 
 def _sends(site: CallSite, history: Union[cst.Name, cst.Attribute]) -> bool:
     """Does ``site`` send the list ``history`` names (a name or ``self.NAME``), as
-    ``messages=history`` or ``[*history]``?"""
+    ``messages=history``, ``[*history]`` or ``[SYSTEM] + history``?"""
     argument = site.argument("messages")
-    if argument is None:
-        return False
-    sent = [argument.value]
-    if isinstance(argument.value, cst.List):
-        sent = [e.value for e in argument.value.elements if isinstance(e, cst.StarredElement)]
-    return any(same_list(history, each, site.analysis) for each in sent)
+    return argument is not None and any(same_list(history, each, site.analysis) for each in sent_lists(argument.value))
