@@ -10,7 +10,10 @@ the response's `status` and `incomplete_details`:
 | `finish_reason == "content_filter"` | `incomplete_details is not None and incomplete_details.reason == "content_filter"` |
 | `finish_reason == "tool_calls"` (or legacy `"function_call"`) | `status == "completed" and any(item.type == "function_call" for item in output)` |
 
-`!=` is rewritten to the negation.
+`!=` is rewritten to the negation. `finish_reason in (...)` (a tuple, list or set of those
+strings; `not in` negated) becomes the tests of its reasons joined with `or`, where every
+reason a completed answer of the call can give (`"stop"`, with `"tool_calls"` for a call with
+tools) is the one test `status == "completed"`.
 
 ## Why
 A `Response` has no `choices`; whether the answer was cut short is its `status`
@@ -36,6 +39,8 @@ a call, Chat Completions answers `"stop"` rather than `"tool_calls"`, so the too
 blocks the call then. Any other use of `finish_reason` (stored, printed) is reported.
 """
 
+from typing import List, Optional, Union
+
 import libcst as cst
 
 from migrator.model import FixSafety
@@ -54,6 +59,8 @@ EQUIVALENTS = {
 TOOL_PARAMETERS = ("tools", "functions")
 # The reason a tool call gives, and the argument that may force one (then Chat says "stop").
 TOOL_CALL_REASONS = {"tool_calls": "tool_choice", "function_call": "function_call"}
+# The reason a tool call gives, and the argument that lets the model make one.
+TOOL_CALLS_WITH = {"tool_calls": "tools", "function_call": "functions"}
 UNFORCED_CHOICES = frozenset({"auto", "none"})
 
 RULE = Rule(
@@ -95,19 +102,48 @@ def finish_reason(use, site):
     if not (isinstance(comparison, cst.Comparison) and comparison.left is use.outer and len(comparison.comparisons) == 1):
         return Block("`finish_reason` is used other than in a comparison with a string")
     target = comparison.comparisons[0]
-    reason = literal_string(target.comparator)
-    negated = isinstance(target.operator, cst.NotEqual)
-    if reason not in EQUIVALENTS or not (negated or isinstance(target.operator, cst.Equal)):
+    negated = isinstance(target.operator, (cst.NotEqual, cst.NotIn))
+    if isinstance(target.operator, (cst.In, cst.NotIn)):
+        reasons = _literal_strings(target.comparator)
+    else:
+        reasons = [literal_string(target.comparator)] if isinstance(target.operator, (cst.Equal, cst.NotEqual)) else None
+    if not reasons or not set(reasons) <= set(EQUIVALENTS):
         return Block("`finish_reason` is compared in a way that has no exact Responses equivalent")
-    if reason == "stop" and any(site.has_argument(name) for name in TOOL_PARAMETERS):
-        return Block('with tools, `finish_reason == "stop"` has no exact Responses equivalent')
-    if reason in TOOL_CALL_REASONS and _may_force_a_call(site, TOOL_CALL_REASONS[reason]):
-        return Block(f'`{TOOL_CALL_REASONS[reason]}=` may force a call, and then Chat Completions answers `finish_reason == "stop"`')
-    template = EQUIVALENTS[reason]
+    tests = _tests_of(reasons, site)
+    if isinstance(tests, Block):
+        return tests
+    template = " or ".join(tests) if len(tests) == 1 else " or ".join(f"({test})" for test in tests)
     if negated:
         template = f"not ({template})"
     template = f"({template})" if needs_parentheses(use.grandparent) else template
     return replaced(use, len(FINISH_REASON), template, site.analysis, target=comparison)
+
+
+def _tests_of(reasons: List[str], site) -> Union[List[str], Block]:
+    """The Responses tests that hold where ``finish_reason`` is one of ``reasons``. Every reason
+    a completed answer of this call can give (`"stop"`, and the tool-call reasons where it can
+    call tools) is one test: `status == "completed"`, whatever forcing a call makes Chat say."""
+    completed = {"stop"} | {reason for reason, tools in TOOL_CALLS_WITH.items() if site.has_argument(tools)}
+    rest = list(dict.fromkeys(reasons))
+    tests = []
+    if completed <= set(rest):
+        tests.append(EQUIVALENTS["stop"])
+        rest = [reason for reason in rest if reason not in completed and reason not in TOOL_CALL_REASONS]
+    for reason in rest:
+        if reason == "stop" and any(site.has_argument(name) for name in TOOL_PARAMETERS):
+            return Block('with tools, `finish_reason == "stop"` has no exact Responses equivalent')
+        if reason in TOOL_CALL_REASONS and _may_force_a_call(site, TOOL_CALL_REASONS[reason]):
+            return Block(f'`{TOOL_CALL_REASONS[reason]}=` may force a call, and then Chat Completions answers `finish_reason == "stop"`')
+        tests.append(EQUIVALENTS[reason])
+    return tests
+
+
+def _literal_strings(node: cst.BaseExpression) -> Optional[List[str]]:
+    """The strings of a tuple, list or set literal of string literals; None for anything else."""
+    if not isinstance(node, (cst.Tuple, cst.List, cst.Set)) or any(not isinstance(e, cst.Element) for e in node.elements):
+        return None
+    strings = [literal_string(element.value) for element in node.elements]
+    return None if None in strings else strings  # type: ignore[return-value]
 
 
 def _may_force_a_call(site, parameter: str) -> bool:
