@@ -63,9 +63,28 @@ def flat_tool_list(
     unseen = Block(f"`{_code(original)}` holds `{_code(definition.value)}`, which the tool cannot see into")
     if isinstance(definition.value, cst.Call):
         return _returned_tools(kind, definition.value, value, site, unseen)
+    passed = _passed_lists(definition.value, site) if isinstance(definition.value, cst.Name) else None
+    if passed is not None:
+        return _rewritten_where_written(kind, passed, value, site)
     if not isinstance(definition.value, cst.List):
         return unseen
     return _rewritten_where_written(kind, (definition.value,), value, site)
+
+
+def _passed_lists(name: cst.Name, site: CallSite) -> Optional[Tuple[cst.List, ...]]:
+    """``self.tools = tools`` in ``__init__(self, tools)``: the list literals every call of the
+    function (every construction of the class) passes, when the parameter is read there only;
+    None otherwise."""
+    analysis = site.analysis
+    bindings = analysis.bindings.referents(name)
+    if len(bindings) != 1 or not isinstance(bindings[0].node, cst.Param):
+        return None
+    if [read for read in analysis.bindings.reads_of(bindings[0])] != [name]:
+        return None  # read elsewhere too: that code would see the flat tools
+    passed = analysis.passed_by_every_call(bindings[0].node)
+    if passed is None or not all(isinstance(each, cst.List) for each in passed):
+        return None
+    return tuple(passed)  # type: ignore[arg-type]
 
 
 def _returned_tools(
