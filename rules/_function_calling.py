@@ -14,7 +14,7 @@ default, so a definition without ``strict`` gets ``"strict": False``.
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Set, Union
+from typing import Dict, List, Optional, Sequence, Set, Union
 
 import libcst as cst
 
@@ -317,48 +317,49 @@ def only_with_tool_calls(node: cst.CSTNode, site: CallSite) -> bool:
     """Is ``node`` read only where the response has tool calls: in the body of ``if
     message.tool_calls:`` (or the ``else`` of ``if not message.tool_calls:``), or past ``if not
     message.tool_calls:`` that always leaves the block (``break``, ``return``...)?"""
-    analysis = site.analysis
-    tests = _calls_tests(site)
-    child, parent = node, analysis.nodes.parents.get(node)
-    while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-        if isinstance(parent, cst.If):
-            if child is parent.body and _tests_calls(parent.test, tests, present=True):
-                return True
-            if child is parent.orelse and _tests_calls(parent.test, tests, present=False):
-                return True
-        if isinstance(parent, (cst.IndentedBlock, cst.Module)):
-            earlier_statements = parent.body[: list(parent.body).index(child)]
-            if any(_leaves_when(earlier, tests, present=False) for earlier in earlier_statements):
-                return True
-        child, parent = parent, analysis.nodes.parents.get(parent)
-    return False
+    return _only_where_calls(node, site, present=True)
 
 
 def _only_without_tool_calls(node: cst.CSTNode, site: CallSite) -> bool:
+    """The same where the response has none; past the loops and the rebindings of the
+    response's name that are left only without calls too."""
+    return _only_where_calls(node, site, present=False)
+
+
+def _only_where_calls(node: cst.CSTNode, site: CallSite, present: bool) -> bool:
     analysis = site.analysis
     tests = _calls_tests(site)
     root = chain_root_name(node)
-    name = root.value if root is not None else None
     child, parent = node, analysis.nodes.parents.get(node)
     while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
         if isinstance(parent, cst.If):
-            if child is parent.body and _tests_calls(parent.test, tests, present=False):
+            if child is parent.body and _tests_calls(parent.test, tests, present=present):
                 return True
-            if child is parent.orelse and _tests_calls(parent.test, tests, present=True):
+            if child is parent.orelse and _tests_calls(parent.test, tests, present=not present):
                 return True
         if isinstance(parent, (cst.IndentedBlock, cst.Module)):
             earlier_statements = parent.body[: list(parent.body).index(child)]
             for index, earlier in enumerate(earlier_statements):
-                if _leaves_when(earlier, tests, present=True) or _loops_until_no_calls(earlier, tests, analysis):
+                if _leaves_when(earlier, tests, present=not present):
                     return True
-                if name is not None and _rebinds_when_calls(earlier, tests, name):
-                    return True
-                if root is not None and _loops_while_calls(earlier, root.value) and not analysis.bindings.bound_in(
-                    root, earlier_statements[index + 1 :]
-                ):
+                if not present and _left_without_calls(earlier, earlier_statements[index + 1 :], tests, root, analysis):
                     return True
         child, parent = parent, analysis.nodes.parents.get(parent)
     return False
+
+
+def _left_without_calls(statement: cst.CSTNode, later: Sequence[cst.CSTNode], tests: Set[cst.CSTNode], root: Optional[cst.Name], analysis) -> bool:
+    """Does the code past ``statement`` (followed by ``later`` in its block) run only where the
+    response read from ``root`` has no tool calls: a ``while True:`` left by a ``break`` without
+    calls, ``if calls: ...; response = <next call>``, or ``while response... == "tool_calls":``
+    with nothing binding the name after it?"""
+    if _loops_until_no_calls(statement, tests, analysis):
+        return True
+    if root is None:
+        return False
+    return _rebinds_when_calls(statement, tests, root.value) or (
+        _loops_while_calls(statement, root.value) and not analysis.bindings.bound_in(root, later)
+    )
 
 
 def _tests_calls(test: cst.BaseExpression, tests: Set[cst.CSTNode], present: bool) -> bool:
