@@ -705,8 +705,12 @@ class ChunkLoop:
         return self._choices_block(index, statement)
 
     def _is_choices_block(self, statement: cst.BaseStatement) -> bool:
-        """``if chunk.choices:`` (no ``else``), around statements that read the text."""
-        return isinstance(statement, cst.If) and statement.orelse is None and self._is_choices_test(statement.test)
+        """``if chunk.choices:`` (no ``else``, or an ``elif`` testing the usage), around
+        statements that read the text."""
+        if not (isinstance(statement, cst.If) and self._is_choices_test(statement.test)):
+            return False
+        usage = statement.orelse
+        return usage is None or (isinstance(usage, cst.If) and usage.orelse is None and self._is_usage_test(usage.test))
 
     def _choices_block(self, index: int, statement: cst.If) -> Union[Segment, Block]:
         inner: List[Segment] = []
@@ -723,6 +727,15 @@ class ChunkLoop:
         problem = self._text_reason(text, last=index)
         if problem is not None:
             return Block(problem)
+        usage = statement.orelse
+        if isinstance(usage, cst.If):
+            # `elif chunk.usage:` runs for the usage chunk, the one without choices: the final event.
+            if not self.include_usage:
+                return self._usage_segment(index, usage, self.reads_in(usage))  # says why
+            problem = self._check_usage_reads(self.reads_in(usage), guarded=True)
+            if problem is not None:
+                return Block(problem)
+            return Segment([index], retest([TEXT_GATE, FINISHED_GATE], self.event, inner, keep=[False, True]))
         return Segment([index], retest([TEXT_GATE], self.event, inner))
 
     # text

@@ -12,7 +12,7 @@ helper's events in, typed Responses events out (``migrator.rules._chunk_loops``,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 
@@ -514,25 +514,29 @@ def wrap(gate: Gate, event: str, leave_out: Sequence[int] = ()) -> Callable:
     return build
 
 
-def retest(gates: Sequence[Gate], event: str, inner: Optional[Sequence[Segment]] = None, keep: bool = False) -> Callable:
+def retest(
+    gates: Sequence[Gate], event: str, inner: Optional[Sequence[Segment]] = None, keep: Union[bool, Sequence[bool]] = False
+) -> Callable:
     """Replace the tests of an ``if`` / ``elif`` chain by ``gates`` (``keep``: by ``gate and
-    <the test as rewritten>``); ``inner`` rebuilds the body of the ``if``."""
+    <the test as rewritten>``, for every branch or branch by branch); ``inner`` rebuilds the
+    body of the ``if``."""
+    keeps = [keep] * len(gates) if isinstance(keep, bool) else list(keep)
 
     def build(nodes, rewrite):
         node = rewrite(nodes[0])
         if inner is not None:
             body = assemble(inner, list(node.body.body), lambda statement: statement)
             node = node.with_changes(body=node.body.with_changes(body=body))
-        return [_replace_tests(node, list(gates), event, keep)]
+        return [_replace_tests(node, list(gates), event, keeps)]
 
     return build
 
 
-def _replace_tests(node: cst.If, gates: List[Gate], event: str, keep: bool) -> cst.If:
+def _replace_tests(node: cst.If, gates: List[Gate], event: str, keeps: List[bool]) -> cst.If:
     orelse = node.orelse
     if isinstance(orelse, cst.If):
-        orelse = _replace_tests(orelse, gates[1:], event, keep)
-    test = gate_test(gates[0], event, node.test if keep else None)
+        orelse = _replace_tests(orelse, gates[1:], event, keeps[1:])
+    test = gate_test(gates[0], event, node.test if keeps[0] else None)
     return node.with_changes(test=test, orelse=orelse)
 
 

@@ -18,6 +18,7 @@ Migrates `create(..., stream=True)` together with the loop that reads the stream
 | `if chunk.choices[0].finish_reason == "length":` | `if event.type == "response.incomplete" and event.response.incomplete_details is not None and event.response.incomplete_details.reason == "max_output_tokens":` |
 | `== "content_filter"` / `== "stop"` / a truthy `finish_reason` | the same with `"content_filter"` / `event.type == "response.completed"` / either final event |
 | `if chunk.choices:` (or `len(chunk.choices) > 0`) around statements that read the text | `if event.type == "response.output_text.delta":` |
+| `elif chunk.usage:` (or `is not None`) after it, with `include_usage` | `elif event.type in ("response.completed", "response.incomplete") and event.response.usage:` |
 | `delta = chunk.choices[0].delta`, `choice = chunk.choices[0]`, `if not chunk.choices: continue` (or `len(chunk.choices) == 0`) | removed (reads through `delta` / `choice` are renamed) |
 | `if not chunk.choices or not text: continue` | `if not event.delta: continue`, under the text event's test |
 | `text = chunk.choices[0].delta.content if chunk.choices else None` (or `else ""`) | `text = event.delta`, under the text event's test |
