@@ -740,7 +740,7 @@ def _plan_annotations(
     uses = [AnnotationUse(a, None, analysis.nodes.positions[a]) for a in result_annotations]
     passed = [] if isinstance(plan.site, ImportedResultSite) else plan.site.call.args  # not the call's own arguments
     for arg in passed:
-        if arg.keyword is not None and isinstance(arg.value, cst.Name):
+        if arg.keyword is not None and isinstance(arg.value, (cst.Name, cst.Attribute)):
             for annotation in analysis.bindings.annotations_of(arg.value):
                 uses.append(AnnotationUse(annotation, arg.keyword.value, analysis.nodes.positions[annotation]))
     for use in uses:

@@ -10,7 +10,7 @@ nothing uses them.
 | the result (a name holding it, a function returning it) | `ChatCompletion` | `Response` |
 | | `ParsedChatCompletion[T]` | `ParsedResponse[T]` |
 | | `Stream[ChatCompletionChunk]` (`stream=True`) | `Stream[ResponseStreamEvent]` |
-| the name passed as `messages=` | `List[ChatCompletionMessageParam]` (or `list[...]`) | `List[ResponseInputItemParam]` |
+| the name (or `self.` attribute, annotated in a method of its class) passed as `messages=` | `List[ChatCompletionMessageParam]` (or `list[...]`) | `List[ResponseInputItemParam]` |
 | the name passed as `response_format=` | `ResponseFormat` | `ResponseFormatTextConfigParam` |
 | | `ResponseFormatJSONSchema` | `ResponseFormatTextJSONSchemaConfigParam` |
 | the name passed as `tools=` or `functions=` | `ChatCompletionToolParam`, `ChatCompletionFunctionToolParam`, `Function` | `FunctionToolParam` |

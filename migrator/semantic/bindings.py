@@ -183,9 +183,18 @@ class Bindings:
         assignment = self.assignment_of(target, name)
         return [access.node for access in assignment.references] if assignment is not None else []
 
-    def annotations_of(self, name: cst.Name) -> List[cst.Annotation]:
-        """The annotations declaring the type of what ``name`` reads: on its assignments or parameter."""
+    def annotations_of(self, name: Union[cst.Name, cst.Attribute]) -> List[cst.Annotation]:
+        """The annotations declaring the type of what ``name`` reads: on its assignments or
+        parameter; for ``self.NAME``, on its assignments in the methods of its class
+        (``self.history: List[...] = []``)."""
         annotations = []
+        if isinstance(name, cst.Attribute):
+            accesses = self.self_attribute_accesses(name) if is_name(name.value, "self") else None
+            for access in accesses or ():
+                statement = self.nodes.parents.get(access)
+                if isinstance(statement, cst.AnnAssign) and statement.target is access:
+                    annotations.append(statement.annotation)
+            return annotations
         for assignment in self.referents(name):
             node = assignment.node
             statement = self.nodes.parents.get(node)
