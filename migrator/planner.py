@@ -615,6 +615,9 @@ def _plan_uses(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnalysis)
             plan.blockers.append(Blocker(block.rule or outcome[0], block.reason, use.position, block.unsafe))
             if block.unsafe is not None:  # applied only where the call migrates, so with unsafe fixes
                 plan.use_rewrites.extend((outcome[0], each) for each in block.unsafe.elsewhere)
+        elif _shows_its_code(outcome[1].target, analysis):
+            reason = f"`{use.code}` is in an f-string's `{{...=}}`, which prints the expression's code too: a rewrite would change what it prints"
+            plan.blockers.append(Blocker(outcome[0], reason, use.position))
         else:
             rule_id, rewrite = outcome
             plan.use_rewrites.extend((rule_id, each) for each in (rewrite, *rewrite.more))
@@ -775,6 +778,16 @@ def _offer_use(
             if outcome is not None and (blocked is None or rule.id < blocked[0]):
                 blocked = rule.id, outcome
     return blocked
+
+
+def _shows_its_code(node: cst.CSTNode, analysis: ModuleAnalysis) -> bool:
+    """Is ``node`` inside ``f"{expression=}"``, whose text the f-string prints?"""
+    parent = analysis.nodes.parents.get(node)
+    while parent is not None and not isinstance(parent, cst.BaseStatement):
+        if isinstance(parent, cst.FormattedStringExpression) and isinstance(parent.equal, cst.AssignEqual):
+            return True
+        parent = analysis.nodes.parents.get(parent)
+    return False
 
 
 def _escape_of(use: ResultUse):

@@ -112,7 +112,7 @@ def field(use, site):
     for path, template in FIELDS.items():
         if use.startswith(*path):
             return use.replace(len(path), template)
-    if use.startswith(*ROLE) and isinstance(use.base, (cst.Name, cst.Attribute)):
+    if use.startswith(*ROLE) and isinstance(use.base, (cst.Name, cst.Attribute)) and not _written_to(use, site):
         # The SDK types it `Literal["assistant"]`. Not on a call's result read in place: the call would go.
         literal = _string_in_place(use.node_at(len(ROLE)), "assistant", site.analysis.nodes)
         if literal is not None:
@@ -129,6 +129,12 @@ def field(use, site):
     if use.startswith("choices") and not _read_elsewhere(use):
         return Block(f"`{use.code}` has no Responses equivalent: a Response holds one answer, read through `output_text` and `output`")
     return None
+
+
+def _written_to(use, site) -> bool:
+    """``message.role = "user"``: the read is the target of an assignment, not a read."""
+    parent = site.analysis.nodes.parents.get(use.node_at(len(ROLE)))
+    return isinstance(parent, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)) and getattr(parent, "target", None) is use.node_at(len(ROLE))
 
 
 def _string_in_place(node: cst.CSTNode, text: str, nodes) -> Optional[cst.SimpleString]:

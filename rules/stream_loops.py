@@ -107,7 +107,7 @@ import libcst as cst
 
 from migrator.semantic.branches import negated_name, truth_where
 from migrator.semantic.flow import CALL
-from migrator.rules._chunk_loops import TEXT_PATHS, ChunkLoop, is_streamed, never_streamed
+from migrator.rules._chunk_loops import TEXT_PATHS, ChunkLoop, includes_usage, is_streamed, never_streamed
 from migrator.rules._streaming import chain_of
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, NewArgument, Rewrite, Rule, UseRewrite
@@ -212,6 +212,8 @@ def stream_loop(use, site):
     if not use.path and _written_as_text(use, site):
         return UseRewrite(target=use.outer, build=lambda node: _text_deltas(node, alone=len(use.grandparent.args) == 1))
     joined = _joined_texts(use, site) if not use.path else None
+    if joined is not None and includes_usage(site):
+        return Block(f"`{one_line(code_of(joined), limit=60)}` fails on the usage chunk, which has no choices: test `chunk.choices` first")
     if joined is not None:
         return UseRewrite(target=joined, build=lambda node: _joined_deltas(node, site))
     if not use.path and isinstance(use.parent, cst.CompFor):
