@@ -52,7 +52,9 @@ unchanged: it must hold only system / developer / user / assistant messages with
 content, which is what the Responses API accepts (the type checker tells you if its declared
 type says otherwise); in a call that can use tools, one the tool cannot see into is reported.
 A list built by a function of the module (`messages=build_messages(q)`) or copied from a
-constant is checked like a history, and passed as it is.
+constant is checked like a history, and passed as it is. A message whose content is a name the
+tool sees bound to a list (`parts = [{"type": "text", ...}, ...]`, then `"content": parts`)
+holds Chat content parts the tool does not convert there: it is reported.
 """
 
 from typing import List, Optional, Sequence, Tuple, Union
@@ -140,6 +142,9 @@ def messages(name, value, site) -> Union[Rewrite, Block]:
             return elsewhere
         return Rewrite((NewArgument("input", value),), elsewhere=elsewhere)
     elements = list(value.elements)
+    held_parts = _parts_held_in_a_name(original, site)
+    if held_parts is not None:
+        return held_parts
     arguments: List[NewArgument] = []
     if len(elements) > 1 and isinstance(original, cst.List) and _is_instruction(original.elements[0].value, site) and not _may_ask_json_mode(site):
         arguments.append(NewArgument("instructions", _content(elements[0].value)))
@@ -250,7 +255,8 @@ def _names_a_plain_message(node: cst.BaseExpression, site) -> bool:
     entries = dict_entries(definition.value) if definition is not None else None
     if entries is None or set(entries) != {"role", "content"} or _role(entries) not in INPUT_ROLES:
         return False
-    if isinstance(entries["content"].value, CONTAINER_NODES):
+    content = entries["content"].value
+    if isinstance(content, CONTAINER_NODES) or (isinstance(content, cst.Name) and _may_hold_parts(content, site)):
         return False
     return all(isinstance(site.analysis.nodes.parents.get(read), cst.Element) for read in definition.reads)
 
@@ -296,6 +302,30 @@ def _content(message: cst.BaseExpression) -> cst.BaseExpression:
     entries = dict_entries(message)
     assert entries is not None, "a message with instructions is a dict literal"
     return entries["content"].value
+
+
+def _parts_held_in_a_name(messages: cst.BaseExpression, site) -> Optional[Block]:
+    """A message of the list literal whose content is a name holding a list (content parts,
+    ``parts = [{"type": "text", ...}, {"type": "image_url", ...}]``): Chat's parts, which
+    ``input`` takes in another shape, and which the tool converts only written in the message."""
+    if not isinstance(messages, cst.List):
+        return None
+    for element in messages.elements:
+        entries = dict_entries(element.value)
+        content = entries["content"].value if entries is not None and "content" in entries else None
+        if isinstance(content, cst.Name) and _may_hold_parts(content, site):
+            return Block(
+                f"the content `{content.value}` holds content parts, which the tool converts only where they are"
+                " written in the message (`input` takes `input_text` and `input_image` parts)"
+            )
+    return None
+
+
+def _may_hold_parts(name: cst.Name, site) -> bool:
+    """Can ``name`` hold a container where it is read (a list, a comprehension, a dict the
+    tool sees it bound to), rather than a string?"""
+    values = site.analysis.bindings.bound_values(name)
+    return any(isinstance(value, CONTAINER_NODES) for value in values)
 
 
 def _user_text(message: cst.BaseExpression) -> Optional[cst.BaseExpression]:
