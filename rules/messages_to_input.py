@@ -290,12 +290,33 @@ def _may_ask_json_mode(site) -> bool:
     message. Only a format the tool reads as another type (a dict literal, a class of the
     module) lets it move."""
     formats = site.argument_values("response_format")  # any of them: a request dict may set it on some paths
+    dicts = [each for each in formats if isinstance(each, cst.Name) and not _names_a_class(each, site)]
+    if any(_changed_elsewhere(each, site) for each in dicts):
+        return True
     for made in (value for each in formats for value in site.analysis.bindings.bound_values(each)):
         entries = dict_entries(made)
         kind = literal_string(entries["type"].value) if entries is not None and "type" in entries else None
         if not isinstance(made, cst.ClassDef) and (kind is None or kind == "json_object"):
             return True
     return False
+
+
+def _names_a_class(name: cst.Name, site) -> bool:
+    made = site.analysis.bindings.bound_values(name)
+    return bool(made) and all(isinstance(value, cst.ClassDef) for value in made)
+
+
+def _changed_elsewhere(name: cst.Name, site) -> bool:
+    """May the dict ``name`` holds be changed before the call reads it: not one definition, or
+    read other than as a ``response_format=`` (``FMT["type"] = "json_object"``)?"""
+    definition = site.analysis.bindings.definition(name)
+    if definition is None:
+        return True
+    parents = site.analysis.nodes.parents
+    return not all(
+        isinstance(parents.get(read), cst.Arg) and parents[read].keyword is not None and parents[read].keyword.value == "response_format"
+        for read in definition.reads
+    )
 
 
 def _content(message: cst.BaseExpression) -> cst.BaseExpression:
