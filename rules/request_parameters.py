@@ -59,6 +59,10 @@ a function of another module, one also logged or returned) keeps its call as it 
 the Responses API lacks. Pass the parameters by name, or build the dict beside the call from
 string keys, and use it for nothing else.
 
+`extra_body` is sent as it is, so a dict literal there (or held in a name) holding a Chat
+parameter the Responses API names or shapes otherwise (`reasoning_effort`, `max_tokens`,
+`response_format`, ...) blocks the call.
+
 ## Fix safety
 Safe. The service rejects `max_output_tokens` below 16, so a limit below 16 blocks the call
 instead of producing a request that fails: a literal, or one the module spells out for the value
@@ -74,7 +78,8 @@ import libcst as cst
 
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, NewArgument, Rewrite, Rule
-from migrator.shapes import literal_int, string_like
+from migrator.rules.unsupported_parameters import NO_EQUIVALENT
+from migrator.shapes import dict_entries, literal_int, string_like
 
 RENAMED = {
     "max_tokens": "max_output_tokens",
@@ -103,6 +108,11 @@ UNCHANGED = (
     "extra_body",
 )
 MIN_OUTPUT_TOKENS = 16  # the service answers 400 below this
+# Chat parameters the Responses API names or shapes otherwise (or lacks): in `extra_body`,
+# which the SDK sends as they are, they are errors.
+CHAT_ONLY_PARAMETERS = frozenset(
+    {*RENAMED, *NESTED, *NO_EQUIVALENT, "messages", "response_format", "functions", "function_call", "tools", "tool_choice", "web_search_options", "stream_options"}
+)
 
 RULE = Rule(
     title="Request parameters with a Responses equivalent",
@@ -156,7 +166,23 @@ RULE = Rule(
 
 @RULE.parameter(*UNCHANGED)
 def unchanged(name, value, site):
+    if name == "extra_body":
+        chat_only = _chat_parameters_in(site.argument(name).value, site)
+        if chat_only:
+            shown = ", ".join(f"`{key}`" for key in chat_only)
+            return Block(f"`extra_body` sends {shown}, which the Responses API takes in another shape or not at all")
     return Rewrite((NewArgument(name, value),))
+
+
+def _chat_parameters_in(body: cst.BaseExpression, site) -> List[str]:
+    """The keys of the ``extra_body`` dict literal (or of the one literal a name holds) that
+    are Chat Completions parameters with another name or shape in the Responses API: sent as
+    they are, the service answers `Unsupported parameter`."""
+    found: List[str] = []
+    for made in site.analysis.bindings.bound_values(body):
+        entries = dict_entries(made) or {}
+        found += [key for key in entries if key in CHAT_ONLY_PARAMETERS and key not in found]
+    return found
 
 
 @RULE.parameter(*RENAMED)
