@@ -59,6 +59,13 @@ a function of another module, one also logged or returned) keeps its call as it 
 the Responses API lacks. Pass the parameters by name, or build the dict beside the call from
 string keys, and use it for nothing else.
 
+A `model` the Responses API does not serve blocks the call: the search models
+(`gpt-4o-search-preview`, `gpt-4o-mini-search-preview`, and their dated snapshots), the audio
+models (`gpt-4o-audio-preview`, `gpt-audio`, ...) and the legacy Completions models
+(`gpt-3.5-turbo-instruct`, `babbage-002`, `davinci-002`), written in the call or in a name bound
+to the literal. With `--unsafe-fixes`, a search model written in the call becomes its general
+counterpart (`gpt-4o`, `gpt-4o-mini`), with a `# migrator:` comment: another model answers.
+
 `extra_body` is sent as it is, so a dict literal there (or held in a name) holding a Chat
 parameter the Responses API names or shapes otherwise (`reasoning_effort`, `max_tokens`,
 `response_format`, ...) blocks the call.
@@ -72,14 +79,14 @@ mapped as it is. `stream` and `stream_options` are migrated by
 `stream_loops`, together with the loop that reads the stream.
 """
 
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 import libcst as cst
 
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, NewArgument, Rewrite, Rule
 from migrator.rules.unsupported_parameters import NO_EQUIVALENT
-from migrator.shapes import dict_entries, literal_int, string_like
+from migrator.shapes import dict_entries, literal_int, literal_string, string_like
 
 RENAMED = {
     "max_tokens": "max_output_tokens",
@@ -108,6 +115,20 @@ UNCHANGED = (
     "extra_body",
 )
 MIN_OUTPUT_TOKENS = 16  # the service answers 400 below this
+# Models the Responses API does not serve (with their dated snapshots), and the model a call
+# can name there instead, where there is one: search models are Chat Completions' own, audio
+# models have no Responses output, instruct models are legacy Completions'.
+CHAT_ONLY_MODELS = {
+    "gpt-4o-search-preview": "gpt-4o",
+    "gpt-4o-mini-search-preview": "gpt-4o-mini",
+    "gpt-4o-audio-preview": None,
+    "gpt-4o-mini-audio-preview": None,
+    "gpt-audio": None,
+    "gpt-audio-mini": None,
+    "gpt-3.5-turbo-instruct": None,
+    "babbage-002": None,
+    "davinci-002": None,
+}
 # Chat parameters the Responses API names or shapes otherwise (or lacks): in `extra_body`,
 # which the SDK sends as they are, they are errors.
 CHAT_ONLY_PARAMETERS = frozenset(
@@ -166,12 +187,34 @@ RULE = Rule(
 
 @RULE.parameter(*UNCHANGED)
 def unchanged(name, value, site):
+    if name == "model":
+        served = _model_served(site.argument(name).value, value, site)
+        if served is not None:
+            return served
     if name == "extra_body":
         chat_only = _chat_parameters_in(site.argument(name).value, site)
         if chat_only:
             shown = ", ".join(f"`{key}`" for key in chat_only)
             return Block(f"`extra_body` sends {shown}, which the Responses API takes in another shape or not at all")
     return Rewrite((NewArgument(name, value),))
+
+
+def _model_served(original: cst.BaseExpression, value: cst.BaseExpression, site) -> Optional[Block]:
+    """Why the Responses API does not serve the model the call names (a literal, or a name bound
+    to one), when it is one only Chat Completions (or legacy Completions) serves; None otherwise.
+    A search model has a general counterpart, which an unsafe fix names instead."""
+    for made in site.analysis.bindings.bound_values(original):
+        model = literal_string(made)
+        if model is None:
+            continue
+        for prefix, counterpart in CHAT_ONLY_MODELS.items():
+            if model == prefix or model.startswith(prefix + "-"):
+                reason = f"`model` is `{model}`, which the Responses API does not serve"
+                if counterpart is None or made is not original:
+                    return Block(reason)
+                rewrite = Rewrite((NewArgument("model", string_like(original, counterpart)),), note=f"`{model}` became `{counterpart}`, which the Responses API serves")
+                return Block(f"{reason}; `{counterpart}` is its counterpart there", unsafe=rewrite)
+    return None
 
 
 def _chat_parameters_in(body: cst.BaseExpression, site) -> List[str]:

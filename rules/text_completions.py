@@ -25,8 +25,9 @@ Safe, with two things kept: legacy completions stop at 16 tokens when `max_token
 given, so the migrated call gets `max_output_tokens=16` (the smallest value the Responses API
 accepts) to keep that limit; and a prompt given as a list (a batch of prompts, or token ids)
 blocks the call, as do `echo`, `best_of` and `suffix`, which have no equivalent. The model
-must be one the Responses API serves: instruct-only models such as `gpt-3.5-turbo-instruct`
-are not, so check the `model` in the diff.
+must be one the Responses API serves: a call naming an instruct-only model (`gpt-3.5-turbo-instruct`,
+`babbage-002`, `davinci-002`) is reported (rule `request_parameters`); check a `model` the tool
+cannot read in the diff.
 """
 
 import libcst as cst

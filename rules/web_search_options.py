@@ -26,7 +26,9 @@ client.responses.create(model="gpt-4o", input=msgs, tools=[{"type": "web_search"
 
 ## Fix safety
 Unsafe: applied only with `--unsafe-fixes`, because when and whether the web is searched
-changes, and the model may have to change too. The fix leaves a `# migrator:` comment above the
+changes, and so does the model: the Responses API does not serve the search models, and rule
+`request_parameters` names their general counterpart in the same unsafe fix
+(`gpt-4o-search-preview` becomes `gpt-4o`). The fix leaves a `# migrator:` comment above the
 call. Options the tool cannot read (not a dict literal, unknown keys, a location not written
 out) and calls that also pass `tools` or `functions` are only reported.
 """
@@ -69,9 +71,10 @@ RULE = Rule(
             ),
             after=(
                 "import openai\n"
+                "# migrator: `gpt-4o-search-preview` became `gpt-4o`, which the Responses API serves\n"
                 "# migrator: web_search_options became the web_search tool: the model now decides when to search\n"
                 "r = openai.responses.create(\n"
-                '    model="gpt-4o-search-preview",\n'
+                '    model="gpt-4o",\n'
                 "    input=q,\n"
                 '    tools=[{"type": "web_search", "search_context_size": "low"}],\n'
                 ")\n"
