@@ -79,11 +79,18 @@ def _passed_lists(name: cst.Name, site: CallSite) -> Optional[Tuple[cst.List, ..
     bindings = analysis.bindings.referents(name)
     if len(bindings) != 1 or not isinstance(bindings[0].node, cst.Param):
         return None
+    annotation = bindings[0].node.annotation
+    if annotation is not None and analysis.chat_type_references(annotation.annotation):
+        return None  # typed with Chat's tool types, which the flat tools would not match
     if [read for read in analysis.bindings.reads_of(bindings[0])] != [name]:
         return None  # read elsewhere too: that code would see the flat tools
     passed = analysis.passed_by_every_call(bindings[0].node)
     if passed is None or not all(isinstance(each, cst.List) for each in passed):
         return None
+    cls = analysis.nodes.enclosing(bindings[0].node, cst.ClassDef)
+    holders = analysis.flow.instance_names(cls) if cls is not None else []
+    if holders is None or any(analysis.project.importers_of(holder) for holder in holders):
+        return None  # an instance other code reaches may have its tools read or changed there
     return tuple(passed)  # type: ignore[arg-type]
 
 
@@ -222,6 +229,11 @@ def _read_only_here(kind: ToolList, name: cst.BaseExpression, site: CallSite) ->
     line = _line_of_other_use(kind, definition.reads, site)
     if line is not None:
         return Block(f"`{_code(name)}` is also used on line {line} by code the tool does not migrate")
+    analysis = site.analysis
+    if isinstance(name, cst.Name) and analysis.nodes.enclosing(definition.statement, (cst.FunctionDef, cst.ClassDef)) is None:
+        importers = analysis.project.where_imported(name.value)
+        if importers is not None:
+            return Block(f"`{name.value}` is imported by {importers}, where code may read or change it in the Chat shape")
     return definition
 
 

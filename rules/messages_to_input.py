@@ -258,7 +258,10 @@ def _names_a_plain_message(node: cst.BaseExpression, site) -> bool:
     content = entries["content"].value
     if isinstance(content, CONTAINER_NODES) or (isinstance(content, cst.Name) and _may_hold_parts(content, site)):
         return False
-    return all(isinstance(site.analysis.nodes.parents.get(read), cst.Element) for read in definition.reads)
+    analysis = site.analysis
+    if analysis.nodes.enclosing(definition.statement, (cst.FunctionDef, cst.ClassDef)) is None and analysis.project.importers_of(node.value):
+        return False  # other modules may change it
+    return all(isinstance(analysis.nodes.parents.get(read), cst.Element) for read in definition.reads)
 
 
 def _unseen(messages: cst.BaseExpression) -> Block:
