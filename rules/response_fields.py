@@ -39,7 +39,9 @@ way: `text = message.content`, then `if text: ...`) or the read comes after
 response, say) in one of its own lines, or after `while resp.choices[0].finish_reason ==
 "tool_calls":` with no `break` of its own (rule `finish_reason` migrates that test only where
 no tool is forced, so the loop is left only by a response without tool calls); and `created_at` is a float, hence the `int(...)`. Any other read (`choices[1]`, `.choices` iterated, `.model_dump()`,
-`.system_fingerprint`, the `usage` object passed elsewhere) blocks the call and is reported.
+`.system_fingerprint`, the `usage` object passed elsewhere) blocks the call and is reported, as
+does the `id` passed to a stored Chat Completions method (`client.chat.completions.update(resp.id,
+...)`), which finds no Response's id.
 A test of whether there is an answer (`if resp.choices`, `not resp.choices`,
 `len(resp.choices) == 0`) is reported too, and with `--unsafe-fixes` becomes the same test of
 `resp.output`: a completion always has a choice, and nothing proves a Response's `output` always
@@ -109,6 +111,8 @@ def field(use, site):
             "the model may answer with tool calls only: the content is then `None` where `output_text` is `\"\"`; "
             "read it where there are no tool calls (`if not message.tool_calls:`), or as `content or \"\"`"
         )
+    if use.path == ("id",) and _sent_to_stored_completions(use):
+        return Block(f"`{use.code}` is passed to a stored Chat Completions method, which finds no `resp_...` id")
     for path, template in FIELDS.items():
         if use.startswith(*path):
             return use.replace(len(path), template)
@@ -129,6 +133,20 @@ def field(use, site):
     if use.startswith("choices") and not _read_elsewhere(use):
         return Block(f"`{use.code}` has no Responses equivalent: a Response holds one answer, read through `output_text` and `output`")
     return None
+
+
+def _sent_to_stored_completions(use) -> bool:
+    """``client.chat.completions.retrieve(completion.id)`` (or ``update``, ``delete``,
+    ``messages.list``): the id of a stored completion, which a Response's id is not."""
+    call = use.grandparent if isinstance(use.parent, cst.Arg) else None
+    if not isinstance(call, cst.Call):
+        return False
+    names = []
+    func = call.func
+    while isinstance(func, cst.Attribute):
+        names.append(func.attr.value)
+        func = func.value
+    return "completions" in names[1:] and "chat" in names[1:]
 
 
 def _written_to(use, site) -> bool:
