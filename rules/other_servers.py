@@ -4,8 +4,9 @@ Reports OpenAI clients pointed at servers other than OpenAI's or Azure's, and ke
 migrating the calls made on them: a client built with a `base_url` whose host is not one of
 the hosts considered OpenAI's (`OpenAI(base_url="http://localhost:11434/v1")`, a
 `with_options(base_url=...)` copy, `openai.base_url = ...` for the module's client), or whose
-`base_url` is only known at run time, or built without one in a module that reads or sets the
-`OPENAI_BASE_URL` environment variable (the SDK then takes the URL from it).
+`base_url` is only known at run time (in `**` arguments the tool cannot read too: a dict
+literal unpacked there is read for its `base_url`), or built without one in a module that reads
+or sets the `OPENAI_BASE_URL` environment variable (the SDK then takes the URL from it).
 
 ## Why
 A migrated call goes to `/v1/responses`. Many OpenAI-compatible servers (vLLM, Ollama,
@@ -48,7 +49,7 @@ import libcst as cst
 from migrator.clients import AZURE_CLIENT_CLASSES, CLIENT_CLASSES, client_subclass, imported_client, is_client_copy, is_openai_client, possible_origins
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Report, Rule
-from migrator.shapes import code_of, keyword_argument, literal_string, one_line, string_text
+from migrator.shapes import code_of, dict_entries, keyword_argument, literal_string, one_line, string_text
 
 OPENAI_HOSTS = (
     "api.openai.com",
@@ -187,6 +188,9 @@ def _server_of_origin(origin: cst.CSTNode, analysis) -> Optional[str]:
     if analysis.imports.imported_as(origin.func) & OPENAI_CLIENTS:
         if base_url is not None:
             return _url_server(base_url, analysis)
+        unpacked = _unpacked_server(origin, analysis)
+        if unpacked is not None:
+            return unpacked
         if any(keyword_argument(origin, name) is not None for name in ENDPOINT_CHOICES):
             return None
         return _environment_server(analysis)
@@ -206,8 +210,22 @@ def _given_server(origin: cst.Call, analysis) -> Optional[str]:
     base_url = keyword_argument(origin, "base_url")
     if base_url is not None:
         return _url_server(base_url, analysis)
-    if any(arg.star for arg in origin.args):
-        return f"a URL the arguments `{one_line(code_of(origin))}` is built with may hold"
+    return _unpacked_server(origin, analysis)
+
+
+def _unpacked_server(origin: cst.Call, analysis) -> Optional[str]:
+    """The server the ``**`` arguments of the call building a client give it: the ``base_url``
+    of a dict literal (or of the one a name holds), or, for arguments the tool cannot read, the
+    URL they may hold; None when they give none."""
+    for arg in origin.args:
+        if not arg.star:
+            continue
+        for made in analysis.bindings.bound_values(arg.value) if arg.star == "**" else [arg.value]:
+            entries = dict_entries(made)
+            if entries is None:
+                return f"a URL the arguments `{one_line(code_of(origin))}` is built with may hold"
+            if "base_url" in entries:
+                return _url_server(entries["base_url"].value, analysis)
     return None
 
 
