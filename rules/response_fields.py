@@ -48,9 +48,8 @@ A test of whether there is an answer (`if resp.choices`, `not resp.choices`,
 holds an item where it did. The fix leaves a `# migrator:` comment above the call.
 """
 
-from typing import Optional
-
 import libcst as cst
+from libcst.helpers import get_full_name_for_node
 
 from migrator.semantic.flow import CALL
 from migrator.rules._function_calling import content_may_be_none
@@ -118,9 +117,9 @@ def field(use, site):
             return use.replace(len(path), template)
     if use.startswith(*ROLE) and isinstance(use.base, (cst.Name, cst.Attribute)) and not _written_to(use, site):
         # The SDK types it `Literal["assistant"]`. Not on a call's result read in place: the call would go.
-        literal = _string_in_place(use.node_at(len(ROLE)), "assistant", site.analysis.nodes)
-        if literal is not None:
-            return UseRewrite(target=use.node_at(len(ROLE)), build=lambda updated: literal)
+        quote = site.analysis.nodes.free_quote(use.node_at(len(ROLE)))  # inside an f-string, not its own
+        if quote is not None:
+            return UseRewrite(target=use.node_at(len(ROLE)), build=lambda updated: cst.SimpleString(f"{quote}assistant{quote}"))
     if use.path == ("usage",) and _is_truth_or_none_test(use):
         return use.replace(1, "{base}.usage")
     if use.path == ("choices",) and _tests_for_choices(use, site):
@@ -139,32 +138,13 @@ def _sent_to_stored_completions(use) -> bool:
     """``client.chat.completions.retrieve(completion.id)`` (or ``update``, ``delete``,
     ``messages.list``): the id of a stored completion, which a Response's id is not."""
     call = use.grandparent if isinstance(use.parent, cst.Arg) else None
-    if not isinstance(call, cst.Call):
-        return False
-    names = []
-    func = call.func
-    while isinstance(func, cst.Attribute):
-        names.append(func.attr.value)
-        func = func.value
-    return "completions" in names[1:] and "chat" in names[1:]
+    return isinstance(call, cst.Call) and ".chat.completions." in f".{get_full_name_for_node(call.func) or ''}"
 
 
 def _written_to(use, site) -> bool:
     """``message.role = "user"``: the read is the target of an assignment, not a read."""
     parent = site.analysis.nodes.parents.get(use.node_at(len(ROLE)))
     return isinstance(parent, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)) and getattr(parent, "target", None) is use.node_at(len(ROLE))
-
-
-def _string_in_place(node: cst.CSTNode, text: str, nodes) -> Optional[cst.SimpleString]:
-    """A literal of ``text`` that can stand where ``node`` is: inside an f-string, in a quote
-    that f-string does not use (Python before 3.12 ends it there); None if both are used."""
-    used = set()
-    outer = nodes.enclosing(node, cst.FormattedString)
-    while outer is not None:
-        used.add(outer.quote[0])
-        outer = nodes.enclosing(outer, cst.FormattedString)
-    quote = next((each for each in ('"', "'") if each not in used), None)
-    return cst.SimpleString(f"{quote}{text}{quote}") if quote is not None else None
 
 
 def _tests_for_choices(use, site) -> bool:
