@@ -589,11 +589,11 @@ class ChunkLoop:
         if not reads:
             if isinstance(statement, cst.SimpleStatementLine) and all(isinstance(s, cst.Pass) for s in statement.body):
                 return Segment([index], keep())
-            if self._is_flush_statement(statement):
-                return Kind.TEXT  # goes with the text statements around it, under the text event
-            body = statement.body if isinstance(statement, cst.SimpleStatementLine) else ()
-            if len(body) == 1 and isinstance(body[0], cst.Expr) and isinstance(body[0].value, cst.Call) and self._redrawn_names(body[0].value) is not None:
-                return Kind.TEXT  # a redraw goes with the text statements whose names it shows (see `_redrawn_names`)
+            call = _lone_call(statement)
+            if call is not None and (self._is_flush(call) or self._redrawn_names(call) is not None):
+                # It goes with the text statements around it, under the text event (for a redraw,
+                # those adding the text to the names it shows: `_redrawn_names`).
+                return Kind.TEXT
             return Block(
                 f"`{one_line(code_of(statement))}` runs once per chunk in the loop over the stream, and a"
                 " Responses stream sends a different number of events"
@@ -780,10 +780,6 @@ class ChunkLoop:
             return False
         made = self.analysis.bindings.bound_values(func.value)
         return bool(made) and all(self.analysis.flow.calls_builtin(value, "open") for value in made)
-
-    def _is_flush_statement(self, statement: cst.BaseStatement) -> bool:
-        body = statement.body if isinstance(statement, cst.SimpleStatementLine) else ()
-        return len(body) == 1 and isinstance(body[0], cst.Expr) and isinstance(body[0].value, cst.Call) and self._is_flush(body[0].value)
 
     def _redrawn_names(self, call: cst.Call) -> Optional[List[str]]:
         """For ``placeholder.markdown(text + "▌")``, a Streamlit placeholder drawn with names,
@@ -1061,3 +1057,10 @@ def _is_plain_text(node: cst.BaseExpression) -> bool:
             for part in node.parts
         )
     return False
+
+
+def _lone_call(statement: cst.BaseStatement) -> Optional[cst.Call]:
+    """The call a statement is made of alone (``sys.stdout.flush()``), else None."""
+    body = statement.body if isinstance(statement, cst.SimpleStatementLine) else ()
+    value = body[0].value if len(body) == 1 and isinstance(body[0], cst.Expr) else None
+    return value if isinstance(value, cst.Call) else None

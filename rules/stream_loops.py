@@ -215,7 +215,7 @@ def stream_loop(use, site):
     if joined is not None and includes_usage(site):
         return Block(f"`{one_line(code_of(joined), limit=60)}` fails on the usage chunk, which has no choices: test `chunk.choices` first")
     if joined is not None:
-        return UseRewrite(target=joined, build=lambda node: _joined_deltas(node, site))
+        return UseRewrite(target=joined, build=_joined_deltas)
     if not use.path and isinstance(use.parent, cst.CompFor):
         comprehension = one_line(code_of(site.analysis.nodes.parents[use.parent]), limit=60)
         return Block(
@@ -261,14 +261,10 @@ def _joined_texts(use, site) -> Union[cst.GeneratorExp, cst.ListComp, None]:
     return comprehension if joins else None
 
 
-def _joined_deltas(comprehension: Union[cst.GeneratorExp, cst.ListComp], site) -> cst.BaseExpression:
+def _joined_deltas(comprehension: Union[cst.GeneratorExp, cst.ListComp]) -> cst.BaseExpression:
     """The comprehension over the stream's text events, each giving its text."""
-    stream = comprehension.for_in.iter
-    event = "item" if isinstance(stream, cst.Name) and stream.value == "event" else "event"
-    made = cst.parse_expression(f"[{TEXT_DELTA.format(event=event)}]")
-    assert isinstance(made, cst.ListComp)
-    for_in = made.for_in.with_changes(iter=stream)
-    return comprehension.with_changes(elt=made.elt, for_in=for_in)
+    deltas = _text_deltas(comprehension.for_in.iter, alone=True)
+    return comprehension.with_changes(elt=deltas.elt, for_in=deltas.for_in)
 
 
 def _text_deltas(stream: cst.BaseExpression, alone: bool) -> cst.GeneratorExp:
