@@ -67,9 +67,9 @@ class CallSite:
         ``Arg`` made to hold the original value the key is written with. A key written several
         times, or on some paths only, is answered with its write in ``focus``, or else with its
         first write and noted in ``uncertain_keys``: the call's migration must not depend on it."""
-        for arg in self.call.args:
-            if arg.keyword is not None and arg.keyword.value == keyword:
-                return arg
+        arg = self._passed(keyword)
+        if arg is not None:
+            return arg
         request = self.request_dict()
         if not isinstance(request, BuiltDict):
             return None
@@ -88,11 +88,15 @@ class CallSite:
         the dict passed as ``**name``, on whichever path. For a question whose answer holds for
         all of them (does any ask for X?), which a key written on some paths only does not
         make uncertain."""
-        argument = next((arg for arg in self.call.args if arg.keyword is not None and arg.keyword.value == keyword), None)
-        if argument is not None:
-            return [argument.value]
+        arg = self._passed(keyword)
+        if arg is not None:
+            return [arg.value]
         request = self.request_dict()
         return [write.value for write in request.writes_of(keyword)] if isinstance(request, BuiltDict) else []
+
+    def _passed(self, keyword: str) -> Optional[cst.Arg]:
+        """The argument the call itself passes as ``keyword``."""
+        return next((arg for arg in self.call.args if arg.keyword is not None and arg.keyword.value == keyword), None)
 
     def request_dict(self) -> Union[BuiltDict, UnseenDict, None]:
         """What the dict the call unpacks (``**params``) holds; None when it unpacks none."""

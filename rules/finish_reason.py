@@ -112,7 +112,7 @@ def finish_reason(use, site):
     tests = _tests_of(reasons, site)
     if isinstance(tests, Block):
         return tests
-    template = " or ".join(tests) if len(tests) == 1 else " or ".join(f"({test})" for test in tests)
+    template = tests[0] if len(tests) == 1 else " or ".join(f"({test})" for test in tests)
     if negated:
         template = f"not ({template})"
     template = f"({template})" if needs_parentheses(use.grandparent) else template

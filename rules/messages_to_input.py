@@ -292,21 +292,18 @@ def _may_ask_json_mode(site) -> bool:
     messages only, not in `instructions`: a system prompt saying "reply in JSON" must stay a
     message. Only a format the tool reads as another type (a dict literal, a class of the
     module) lets it move."""
-    formats = site.argument_values("response_format")  # any of them: a request dict may set it on some paths
-    dicts = [each for each in formats if isinstance(each, cst.Name) and not _names_a_class(each, site)]
-    if any(_changed_elsewhere(each, site) for each in dicts):
-        return True
-    for made in (value for each in formats for value in site.analysis.bindings.bound_values(each)):
-        entries = dict_entries(made)
-        kind = literal_string(entries["type"].value) if entries is not None and "type" in entries else None
-        if not isinstance(made, cst.ClassDef) and (kind is None or kind == "json_object"):
+    for written in site.argument_values("response_format"):  # any of them: a request dict may set it on some paths
+        made = site.analysis.bindings.bound_values(written)
+        if made and all(isinstance(value, cst.ClassDef) for value in made):
+            continue  # a class, for `parse`: a schema
+        if isinstance(written, cst.Name) and _changed_elsewhere(written, site):
             return True
+        for value in made:
+            entries = dict_entries(value)
+            kind = literal_string(entries["type"].value) if entries is not None and "type" in entries else None
+            if kind is None or kind == "json_object":
+                return True
     return False
-
-
-def _names_a_class(name: cst.Name, site) -> bool:
-    made = site.analysis.bindings.bound_values(name)
-    return bool(made) and all(isinstance(value, cst.ClassDef) for value in made)
 
 
 def _changed_elsewhere(name: cst.Name, site) -> bool:

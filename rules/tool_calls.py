@@ -250,9 +250,7 @@ def _all_calls(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block]:
     if is_or_empty(use.parent, node) and _is_loop_iterable(use.parent, analysis):
         # ``for call in (message.tool_calls or [])``: the calls are a list, never None.
         calls = _loop(use, analysis.nodes.parents[use.parent], site)
-        if isinstance(calls, Block):
-            return calls
-        return dataclasses.replace(calls, target=use.parent, build=lambda updated: calls.build(updated.left))
+        return calls if isinstance(calls, Block) else _without_default(calls, use)
     holder = assigned_name(use.parent, analysis) if is_or_empty(use.parent, node) else None
     if holder is not None:
         return _held_calls(use, holder, site)
@@ -280,32 +278,36 @@ def _held_calls(use: ResultUse, name: cst.Name, site: CallSite) -> Union[UseRewr
         return Block(trace.escapes[0].reason)
     if trace.exported_functions:
         return Block(f"the tool calls are returned from `{trace.exported_functions[0]}`, which other modules may call")
-    reads: List[Union[UseRewrite, Block]] = []
+    reads: List[UseRewrite] = []
     for read in trace.uses:
         if not read.path and _is_loop_iterable(read.outer, analysis):
             loop = analysis.nodes.parents[read.outer]
             if not isinstance(loop.target, cst.Name):
                 return Block(f"the loop over `{name.value}` unpacks each call, which the tool cannot follow")
-            reads.append(_with_reads(UseRewrite(target=read.outer, build=lambda node: node), loop.target, site))
+            item = _with_reads(UseRewrite(target=read.outer, build=lambda node: node), loop.target, site)
         elif not read.path and (is_truth_test(read.outer, analysis) or _counted(read, site)):
             continue  # the same of a list of calls and of a list of items
         elif read.path and isinstance(read.path[0], int):
-            item = f"{{base}}[{read.path[0]}]"
             holder = _held_in_name(read) if len(read.path) == 1 else None
             field = _field(read.path[1:], site)
             if holder is not None:
-                reads.append(_with_reads(UseRewrite(target=read.outer, build=lambda node: node), holder, site))
+                item = _with_reads(UseRewrite(target=read.outer, build=lambda node: node), holder, site)
             elif field is not None:
-                reads.append(read.replace(1 + field[0], f"{item}.{field[1]}"))
+                item = read.replace(1 + field[0], f"{{base}}[{read.path[0]}].{field[1]}")
             else:
                 return Block(f"`{read.code}` has no Responses equivalent the tool can prove")
         else:
             return Block(f"the tool calls `{name.value}` are used in `{used_in(read, analysis)}`, which has no Responses equivalent the tool can prove")
-    blocked = next((each for each in reads if isinstance(each, Block)), None)
-    if blocked is not None:
-        return blocked
-    rewrite = dataclasses.replace(calls, target=use.parent, build=lambda updated: calls.build(updated.left))
-    return dataclasses.replace(rewrite, more=tuple(more for each in reads for more in (each, *each.more)))
+        if isinstance(item, Block):
+            return item
+        reads += [item, *item.more]
+    return dataclasses.replace(_without_default(calls, use), more=tuple(reads))
+
+
+def _without_default(calls: UseRewrite, use: ResultUse) -> UseRewrite:
+    """``calls``, the rewrite of ``message.tool_calls``, made the rewrite of ``message.tool_calls
+    or []`` around it: the function_call items are a list, never None."""
+    return dataclasses.replace(calls, target=use.parent, build=lambda updated: calls.build(updated.left))
 
 
 def _counted(use: ResultUse, site: CallSite) -> bool:
