@@ -289,7 +289,7 @@ def followed_history(name: Union[cst.Name, cst.Attribute], site: CallSite, conve
         tool_context = any(
             other.call is not site.call
             and any(other.has_argument(p) for p in TOOL_PARAMETERS)
-            and _sends_list(other, name, analysis)
+            and sends_list(other, name)
             for other in analysis.call_sites()
         )
     if history is None:
@@ -321,17 +321,18 @@ def followed_history(name: Union[cst.Name, cst.Attribute], site: CallSite, conve
     return _converted_history(history, shown, site, convert)
 
 
-def _sends_list(site: CallSite, name: cst.BaseExpression, analysis: ModuleAnalysis) -> bool:
-    """Does ``site`` send the list ``name`` names as its ``messages``?"""
+def sends_list(site: CallSite, name: cst.BaseExpression) -> bool:
+    """Does ``site`` send the whole list ``name`` names (a name or ``self.NAME``) in its
+    ``messages``: ``messages=history``, ``[*history]``, ``[SYSTEM] + history``?"""
     argument = site.argument("messages")
-    return argument is not None and same_list(name, argument.value, analysis)
+    return argument is not None and any(same_list(name, each, site.analysis) for each in _sent_lists(argument.value))
 
 
-def sent_lists(messages: cst.BaseExpression) -> List[cst.BaseExpression]:
+def _sent_lists(messages: cst.BaseExpression) -> List[cst.BaseExpression]:
     """The lists a ``messages`` expression sends all of: itself, the lists ``[..., *history]``
     unpacks, and the lists joined with ``+`` (``[SYSTEM] + history``), in turn."""
     if isinstance(messages, cst.BinaryOperation) and isinstance(messages.operator, cst.Add):
-        return sent_lists(messages.left) + sent_lists(messages.right)
+        return _sent_lists(messages.left) + _sent_lists(messages.right)
     if isinstance(messages, cst.List):
         return [element.value for element in messages.elements if isinstance(element, cst.StarredElement)]
     return [messages]
@@ -582,16 +583,11 @@ def _add_message(history: _History, message: cst.BaseExpression, context: cst.CS
 
 
 def _add_read(history: _History, read: cst.CSTNode, analysis: ModuleAnalysis) -> None:
-    parent = analysis.nodes.parents.get(read)
-    joined = read
-    while isinstance(parent, cst.BinaryOperation) and isinstance(parent.operator, cst.Add):
-        joined, parent = parent, analysis.nodes.parents.get(parent)  # `[SYSTEM] + history`: sent whole
-    if joined is not read and not isinstance(parent, cst.Arg):
-        joined, parent = read, analysis.nodes.parents.get(read)
-    feeder = _call_sending(parent if isinstance(parent, cst.Arg) else _starred_in_messages(parent, analysis), analysis)
+    feeder = _feeder(read, analysis)
     if feeder is not None:
         history.feeders.append(feeder)
         return
+    parent = analysis.nodes.parents.get(read)
     method = parent.attr.value if isinstance(parent, cst.Attribute) and parent.value is read else None
     call = analysis.nodes.parents.get(parent) if method else None
     if method == "append" and _is_method_call(call, "append", analysis) and len(call.args) == 1 and call.args[0].keyword is None:
@@ -600,6 +596,17 @@ def _add_read(history: _History, read: cst.CSTNode, analysis: ModuleAnalysis) ->
         _add_elements(history, call.args[0].value, analysis)
     else:
         history.other_reads.append(read)
+
+
+def _feeder(read: cst.CSTNode, analysis: ModuleAnalysis) -> Optional[cst.Call]:
+    """The call that sends the whole list ``read`` reads as its ``messages``: ``messages=history``,
+    ``[..., *history]``, or a list joined with ``+`` (``[SYSTEM] + history``)."""
+    node, parent = read, analysis.nodes.parents.get(read)
+    while isinstance(parent, cst.BinaryOperation) and isinstance(parent.operator, cst.Add):
+        node, parent = parent, analysis.nodes.parents.get(parent)
+    if isinstance(parent, cst.Arg):
+        return _call_sending(parent, analysis)
+    return _call_sending(_starred_in_messages(parent, analysis), analysis) if node is read else None
 
 
 def _starred_in_messages(node: Optional[cst.CSTNode], analysis: ModuleAnalysis) -> Optional[cst.CSTNode]:

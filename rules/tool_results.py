@@ -69,7 +69,7 @@ import libcst as cst
 
 from migrator.analysis import CallSite
 from migrator.semantic.flow import ResultUse
-from migrator.rules._history import DUMPED_MESSAGE, RESPONSE_MESSAGE, container_of, inline_answer, output_rewrite, same_list, sent_inline, sent_lists
+from migrator.rules._history import DUMPED_MESSAGE, RESPONSE_MESSAGE, container_of, inline_answer, output_rewrite, sends_list, sent_inline
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rule, UseRewrite
 from migrator.shapes import code_of
@@ -141,15 +141,8 @@ def response_message(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block,
         return inline_answer(use, site, context, consumer)
     if isinstance(history, cst.Attribute) and site.analysis.bindings.self_attribute_accesses(history) is None:
         return Block(f"the message `{use.code}` is added to `{code_of(history)}`, which code other than its class's methods may reach")
-    if history is None or not _sends(site, history):
+    if history is None or not sends_list(site, history):
         return Block(f"the message `{use.code}` is added to a list that this call does not send as its `messages`")
     # The history itself is checked by the ``messages`` hook of this call, which makes the same
     # rewrite: this call migrates only if all the calls sending the history do.
     return output_rewrite(use, context)
-
-
-def _sends(site: CallSite, history: Union[cst.Name, cst.Attribute]) -> bool:
-    """Does ``site`` send the list ``history`` names (a name or ``self.NAME``), as
-    ``messages=history``, ``[*history]`` or ``[SYSTEM] + history``?"""
-    argument = site.argument("messages")
-    return argument is not None and any(same_list(history, each, site.analysis) for each in sent_lists(argument.value))
