@@ -682,6 +682,11 @@ def _aliases_kept(
         into: Dict[cst.CSTNode, Tuple[str, str]] = {}
         for use, offered in mine:
             rule_id, outcome = offered if offered is not None else ("", None)
+            if _left_as_it_is(outcome) and len(use.path) == use.alias_depth:
+                # Read whole and left as it is by an unsafe fix (``print(usage)``): it reads
+                # the name, which must then stay, holding what it held.
+                whole[use.chain[use.alias_depth - 1]] = (rule_id, original)
+                continue
             if not _plain_rewrite(outcome) or not any(outcome.target is node for node in use.chain[use.alias_depth - 1 :]):
                 break
             code = analysis.module.code_for_node(outcome.build(outcome.target))
@@ -701,6 +706,11 @@ def _aliases_kept(
                 value = (rules.pop(), cst.parse_expression(values.pop()))
                 kept[line] = _KeptAlias(value, {target: (rule_id, None) for target, (rule_id, _) in whole.items()})
     return kept
+
+
+def _left_as_it_is(outcome: Union[UseRewrite, Block, None]) -> bool:
+    """A read an unsafe fix leaves as it is, noting only what it now shows."""
+    return isinstance(outcome, Block) and outcome.unsafe is not None and not outcome.unsafe.arguments and not outcome.unsafe.elsewhere
 
 
 def _plain_rewrite(outcome: Union[UseRewrite, Block, None]) -> bool:

@@ -86,6 +86,9 @@ def shown_whole(use: ResultUse, site: CallSite) -> Union[Block, None]:
     if not is_shown(use.outer, site):
         return None
     code = one_line(use.code)
+    if use.path[:1] == ("usage",):
+        reason = f"`{code}` shows the usage's fields as they are, and a Response's usage has other fields (`input_tokens`, not `prompt_tokens`)"
+        return Block(reason, unsafe=Rewrite(note=f"`{code}` now shows the fields of a Response's usage"))
     reason = f"`{code}` shows the response's fields as they are, and a Response has other fields"
     return Block(reason, unsafe=Rewrite(note=f"`{code}` now shows the fields of a Response"))
 
