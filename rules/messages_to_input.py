@@ -57,6 +57,7 @@ tool sees bound to a list (`parts = [{"type": "text", ...}, ...]`, then `"conten
 holds Chat content parts the tool does not convert there: it is reported.
 """
 
+from functools import partial
 from typing import List, Optional, Sequence, Tuple, Union
 
 import libcst as cst
@@ -65,12 +66,15 @@ from migrator.rules._history import RULE as TOOL_RESULTS
 from migrator.rules._history import TOOL_PARAMETERS, Items, built_history, followed_history, inline_answer, response_messages, spliced, tool_message
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, NewArgument, Rewrite, Rule, UseRewrite
-from migrator.shapes import code_of, dict_entries, is_name, is_string_expression, literal_string, one_line, separator, string_like
+from migrator.shapes import code_of, dict_entries, is_name, is_string_expression, literal_string, one_line, separator, string_like, walk
 
 INPUT_ROLES = frozenset({"system", "developer", "user", "assistant"})
 INSTRUCTION_ROLES = frozenset({"system", "developer"})
 # Content that is not a literal container: passed on as the message text.
 CONTAINER_NODES = (cst.List, cst.Dict, cst.Tuple, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp)
+# Annotations of a value that may be a list of content parts rather than a string.
+SEQUENCE_TYPES = frozenset({"list", "List", "Sequence", "MutableSequence", "Iterable", "Collection", "tuple", "Tuple"})
+MAX_DEPTH = 3  # calls and parameters followed to find what a content may be
 
 RULE = Rule(
     title="`messages` to `input` and `instructions`",
@@ -142,7 +146,7 @@ def messages(name, value, site) -> Union[Rewrite, Block]:
             return elsewhere
         return Rewrite((NewArgument("input", value),), elsewhere=elsewhere)
     elements = list(value.elements)
-    held_parts = _parts_held_in_a_name(original, site)
+    held_parts = _parts_not_written_in(original, site)
     if held_parts is not None:
         return held_parts
     arguments: List[NewArgument] = []
@@ -196,7 +200,7 @@ def _joined(
             return right
         return value.with_changes(left=left, right=right)
     if isinstance(original, cst.List):
-        elsewhere = _inline_history(original, site)
+        elsewhere = _parts_not_written_in(original, site) or _inline_history(original, site)
         if isinstance(elsewhere, Block):
             return elsewhere
         rewrites.extend(elsewhere)
@@ -215,8 +219,8 @@ def _history_of(messages: cst.BaseExpression, site) -> Union[Tuple[UseRewrite, .
     rewritten where the tool can); another expression is passed through, except to a call that
     can use tools."""
     if isinstance(messages, cst.Name) or (isinstance(messages, cst.Attribute) and is_name(messages.value, "self")):
-        return followed_history(messages, site, _convert_message)
-    built = built_history(messages, site, _convert_message)
+        return followed_history(messages, site, partial(_convert_message, site=site))
+    built = built_history(messages, site, partial(_convert_message, site=site))
     if built is not None:
         return built
     return _unseen(messages) if any(site.has_argument(p) for p in TOOL_PARAMETERS) else ()
@@ -230,7 +234,7 @@ def _inline_history(messages: cst.List, site) -> Union[Tuple[UseRewrite, ...], B
     responses = response_messages(site.analysis) if opaque else {}
     for element in messages.elements:
         if isinstance(element, cst.StarredElement) and isinstance(element.value, cst.Name):
-            followed = followed_history(element.value, site, _convert_message)
+            followed = followed_history(element.value, site, partial(_convert_message, site=site))
             if isinstance(followed, Block):
                 return followed
             rewrites.extend(followed)
@@ -256,7 +260,7 @@ def _names_a_plain_message(node: cst.BaseExpression, site) -> bool:
     if entries is None or set(entries) != {"role", "content"} or _role(entries) not in INPUT_ROLES:
         return False
     content = entries["content"].value
-    if isinstance(content, CONTAINER_NODES) or (isinstance(content, cst.Name) and _may_hold_parts(content, site)):
+    if isinstance(content, CONTAINER_NODES) or _may_hold_parts(content, site):
         return False
     analysis = site.analysis
     if analysis.nodes.enclosing(definition.statement, (cst.FunctionDef, cst.ClassDef)) is None and analysis.project.importers_of(node.value):
@@ -325,28 +329,73 @@ def _content(message: cst.BaseExpression) -> cst.BaseExpression:
     return entries["content"].value
 
 
-def _parts_held_in_a_name(messages: cst.BaseExpression, site) -> Optional[Block]:
-    """A message of the list literal whose content is a name holding a list (content parts,
-    ``parts = [{"type": "text", ...}, {"type": "image_url", ...}]``): Chat's parts, which
-    ``input`` takes in another shape, and which the tool converts only written in the message."""
+def _parts_not_written_in(messages: cst.BaseExpression, site) -> Optional[Block]:
+    """A message of the list literal whose content may be a list made elsewhere (content parts)."""
     if not isinstance(messages, cst.List):
         return None
     for element in messages.elements:
-        entries = dict_entries(element.value)
-        content = entries["content"].value if entries is not None and "content" in entries else None
-        if isinstance(content, cst.Name) and _may_hold_parts(content, site):
-            return Block(
-                f"the content `{content.value}` holds content parts, which the tool converts only where they are"
-                " written in the message (`input` takes `input_text` and `input_image` parts)"
-            )
+        blocked = _parts_made_elsewhere(element.value, site)
+        if blocked is not None:
+            return blocked
     return None
 
 
-def _may_hold_parts(name: cst.Name, site) -> bool:
-    """Can ``name`` hold a container where it is read (a list, a comprehension, a dict the
-    tool sees it bound to), rather than a string?"""
-    values = site.analysis.bindings.bound_values(name)
-    return any(isinstance(value, CONTAINER_NODES) for value in values)
+def _parts_made_elsewhere(message: cst.BaseExpression, site) -> Optional[Block]:
+    """A message (an original node) whose content may be a list the tool does not see written
+    in it (``"content": parts``, ``"content": build_content(path)``): Chat's content parts,
+    which ``input`` takes in another shape, and which the tool converts only written there."""
+    entries = dict_entries(message)
+    content = entries["content"].value if entries is not None and "content" in entries else None
+    if content is None or isinstance(content, cst.List) or not _may_hold_parts(content, site):
+        return None
+    return Block(
+        f"the content `{one_line(code_of(content), limit=40)}` may hold content parts, which the tool converts only where they are"
+        " written in the message (`input` takes `input_text` and `input_image` parts)"
+    )
+
+
+def _may_hold_parts(content: cst.BaseExpression, site, depth: int = 0) -> bool:
+    """Can ``content`` hold a container rather than a string where it is read? It can when the
+    tool sees it bound to one (a list, a comprehension), when it is a parameter annotated as a
+    sequence or given one by a call of this module, or the result of a function of this module
+    annotated so or returning one. What the tool cannot see into (another module's function, an
+    unannotated parameter no call of the module gives) counts as text, as prompts are."""
+    if depth > MAX_DEPTH:
+        return False
+    analysis = site.analysis
+    for value in analysis.bindings.bound_values(content):
+        if isinstance(value, CONTAINER_NODES):
+            return True
+        if isinstance(value, cst.Param):
+            if value.annotation is not None and _names_a_sequence(value.annotation.annotation):
+                return True
+            given = ([value.default] if value.default is not None else []) + (analysis.passed_by_every_call(value) or [])
+            if any(_may_hold_parts(each, site, depth + 1) for each in given):
+                return True
+        elif isinstance(value, cst.Call):
+            function = analysis.flow.function_called(value)
+            if function is not None and _returns_a_container(function, site, depth):
+                return True
+    return False
+
+
+def _returns_a_container(function: cst.FunctionDef, site, depth: int) -> bool:
+    if function.returns is not None and _names_a_sequence(function.returns.annotation):
+        return True
+    nodes = site.analysis.nodes
+    returned = [
+        node.value for node in walk(function.body)
+        if isinstance(node, cst.Return) and node.value is not None and nodes.enclosing(node, (cst.FunctionDef, cst.Lambda)) is function
+    ]
+    return any(_may_hold_parts(value, site, depth + 1) for value in returned)
+
+
+def _names_a_sequence(annotation: cst.BaseExpression) -> bool:
+    """``list``, ``List[dict]``, ``Sequence[...]``, ``Optional[list]``, ``str | list``..."""
+    return any(
+        (isinstance(node, cst.Name) and node.value in SEQUENCE_TYPES) or (isinstance(node, cst.Attribute) and node.attr.value in SEQUENCE_TYPES)
+        for node in walk(annotation)
+    )
 
 
 def _user_text(message: cst.BaseExpression) -> Optional[cst.BaseExpression]:
@@ -357,10 +406,16 @@ def _user_text(message: cst.BaseExpression) -> Optional[cst.BaseExpression]:
     return None if isinstance(content, CONTAINER_NODES) else content
 
 
-def _convert_message(message: cst.BaseExpression) -> Union[cst.BaseExpression, Items, Block]:
+def _convert_message(message: cst.BaseExpression, site=None) -> Union[cst.BaseExpression, Items, Block]:
+    """``message`` as an ``input`` item. Given the call's ``site``, ``message`` is an original
+    node (a history's), and its content is checked for parts made elsewhere."""
     entries = dict_entries(message)
     if entries is None:
         return message  # a variable or a call: passed through, like a `messages` expression
+    if site is not None:
+        made_elsewhere = _parts_made_elsewhere(message, site)
+        if made_elsewhere is not None:
+            return made_elsewhere
     converted = tool_message(message, entries)
     if converted is not None:
         return converted
