@@ -28,6 +28,7 @@ from typing import Callable, Dict, List, Optional, Tuple, Union
 import libcst as cst
 
 from migrator.analysis import CallSite, ModuleAnalysis
+from migrator.rules._stream_failures import events_of, helper_needs
 from migrator.semantic.branches import truth_where
 from migrator.semantic.flow import CALL, ResultUse
 from migrator.rule import Block, Rewrite, UseRewrite
@@ -335,16 +336,21 @@ class ChunkLoop:
         problem = self._check_final_order(segments)
         if problem is not None:
             return Block(problem)
+        asynchronous = self.loop.asynchronous is not None
+        needs = helper_needs(self.analysis, self.loop, asynchronous)
+        if isinstance(needs, Block):
+            return needs
 
         def build(updated: cst.For) -> cst.For:
             body = assemble(segments, list(updated.body.body), self._rewrite)
             target = updated.target.with_changes(value=self.event)
-            return updated.with_changes(target=target, body=updated.body.with_changes(body=body))
+            events = events_of(updated.iter, asynchronous)
+            return updated.with_changes(target=target, iter=events, body=updated.body.with_changes(body=body))
 
         leftover = self._chunk_reads_left(build(self.loop))
         if leftover is not None:  # a read the statements above let through: never guess
             return Block(f"`{one_line(code_of(leftover))}` has no equivalent in the events of a Responses stream")
-        rewrite = UseRewrite(target=self.loop, build=build, more=tuple(self.extra_rewrites))
+        rewrite = UseRewrite(target=self.loop, build=build, add_imports=needs[0], add_definitions=needs[1], more=tuple(self.extra_rewrites))
         if self.yields:
             code = one_line(code_of(self.yields[0]))
             return Block(

@@ -23,8 +23,9 @@ Migrates `create(..., stream=True)` together with the loop that reads the stream
 | `if not chunk.choices or not text: continue` | `if not event.delta: continue`, under the text event's test |
 | `text = chunk.choices[0].delta.content if chunk.choices else None` (or `else ""`) | `text = event.delta`, under the text event's test |
 | `if delta and delta.content:` (a choice or a delta is a model object, always true) | `if event.type == "response.output_text.delta":` |
-| `st.write_stream(stream)` (Streamlit) | `st.write_stream(event.delta for event in stream if event.type == "response.output_text.delta")` |
-| `"".join(chunk.choices[0].delta.content or "" for chunk in stream)` (or of a list comprehension) | `"".join(event.delta for event in stream if event.type == "response.output_text.delta")` |
+| `st.write_stream(stream)` (Streamlit) | `st.write_stream(event.delta for event in _stream_events(stream) if event.type == "response.output_text.delta")` |
+| `"".join(chunk.choices[0].delta.content or "" for chunk in stream)` (or of a list comprehension) | `"".join(event.delta for event in _stream_events(stream) if event.type == "response.output_text.delta")` |
+| a failure partway (the SDK raises `APIError` on Chat's error chunk) | `error` and `response.failed` events, on which `_stream_events` raises `APIError` |
 
 Consecutive statements that read the text go under one text-event test; the loop variable
 becomes `event` unless that name is taken. `stream_options={"include_usage": True}` is dropped:
@@ -38,6 +39,25 @@ an `if not flag:` there whose body always leaves (`return`, `raise`, `continue`,
 under the streaming branch are migrated as a stream, the others as a response, and `stream=`
 stays as it is. With `stream=flag` where `flag` is a parameter that every call of its function
 (no other module importing it) leaves `False`, the result is read as a response.
+
+The loop reads the stream through `_stream_events`, a helper added once to the module (for
+`async for`, `_stream_events_async`): when the service fails partway through an answer, a Chat
+stream sends an error chunk, on which the SDK raises `APIError` in the middle of the loop, but a
+Responses stream sends an `error` or `response.failed` event, which the SDK hands to the loop
+like any other: without the helper the loop would end as if the answer were complete.
+
+```python
+def _stream_events(stream: Stream[ResponseStreamEvent]) -> Iterator[ResponseStreamEvent]:
+    \"\"\"The events of a Responses stream; a failure raises `APIError`, as a Chat Completions stream did.\"\"\"
+    for event in stream:
+        if event.type == "error":
+            raise APIError(event.message, stream.response.request, body=event.to_dict())
+        if event.type == "response.failed":
+            error = event.response.error
+            message = error.message if error is not None else "An error occurred during streaming"
+            raise APIError(message, stream.response.request, body=error.to_dict() if error is not None else None)
+        yield event
+```
 
 ## Why
 A Responses stream yields typed events, not chunks with `choices`: a loop that still reads
@@ -55,7 +75,7 @@ for chunk in stream:
 ## Use instead
 ```python
 stream = client.responses.create(model="gpt-4o-mini", input=msgs, stream=True)
-for event in stream:
+for event in _stream_events(stream):
     if event.type == "response.output_text.delta":
         print(event.delta, end="")
 ```
@@ -101,13 +121,14 @@ are migrated by `stream_tool_calls`. How the text is cut into deltas differs bet
 streams, of either API; the text itself does not.
 """
 
-from typing import Union
+from typing import Callable, Union
 
 import libcst as cst
 
 from migrator.semantic.branches import negated_name, truth_where
 from migrator.semantic.flow import CALL
 from migrator.rules._chunk_loops import TEXT_PATHS, ChunkLoop, includes_usage, is_streamed, never_streamed
+from migrator.rules._stream_failures import EXAMPLE_HEADER, events_of, helper_needs
 from migrator.rules._streaming import chain_of
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, NewArgument, Rewrite, Rule, UseRewrite
@@ -135,10 +156,10 @@ RULE = Rule(
                 '        print(chunk.choices[0].delta.content, end="")\n'
             ),
             after=(
-                "from openai import OpenAI\n"
+                f"{EXAMPLE_HEADER}"
                 "client = OpenAI()\n"
                 'stream = client.responses.create(model="gpt-4o-mini", input=m, stream=True)\n'
-                "for event in stream:\n"
+                "for event in _stream_events(stream):\n"
                 '    if event.type == "response.output_text.delta":\n'
                 '        print(event.delta, end="")\n'
             ),
@@ -210,12 +231,12 @@ def stream_loop(use, site):
     if len(use.path) == 2 and use.path[0] in STREAM_METHODS and use.path[1] == CALL:
         return UseRewrite(target=use.outer, build=lambda node: node)
     if not use.path and _written_as_text(use, site):
-        return UseRewrite(target=use.outer, build=lambda node: _text_deltas(node, alone=len(use.grandparent.args) == 1))
+        return _through_helper(site, use.outer, lambda node: _text_deltas(node, alone=len(use.grandparent.args) == 1))
     joined = _joined_texts(use, site) if not use.path else None
     if joined is not None and includes_usage(site):
         return Block(f"`{one_line(code_of(joined), limit=60)}` fails on the usage chunk, which has no choices: test `chunk.choices` first")
     if joined is not None:
-        return UseRewrite(target=joined, build=_joined_deltas)
+        return _through_helper(site, joined, _joined_deltas)
     if not use.path and isinstance(use.parent, cst.CompFor):
         comprehension = one_line(code_of(site.analysis.nodes.parents[use.parent]), limit=60)
         return Block(
@@ -223,6 +244,15 @@ def stream_loop(use, site):
             ' the chunks without text: only their texts joined with `"".join(...)` map'
         )
     return Block(f"the stream is used as `{one_line(use.code)}`, which the tool cannot map to a Responses stream")
+
+
+def _through_helper(site, target: cst.CSTNode, build: Callable[[cst.CSTNode], cst.CSTNode]) -> Union[UseRewrite, Block]:
+    """A rewrite of ``target`` into code reading the stream's events, which it reads through the
+    helper that raises on a failure (``rules/_stream_failures.py``)."""
+    needs = helper_needs(site.analysis, target, asynchronous=False)
+    if isinstance(needs, Block):
+        return needs
+    return UseRewrite(target=target, build=build, add_imports=needs[0], add_definitions=needs[1])
 
 
 def _written_as_text(use, site) -> bool:
@@ -273,5 +303,5 @@ def _text_deltas(stream: cst.BaseExpression, alone: bool) -> cst.GeneratorExp:
     event = "item" if isinstance(stream, cst.Name) and stream.value == "event" else "event"
     made = cst.parse_expression(f"({TEXT_DELTA.format(event=event)})")
     assert isinstance(made, cst.GeneratorExp)
-    made = made.with_changes(for_in=made.for_in.with_changes(iter=stream))
+    made = made.with_changes(for_in=made.for_in.with_changes(iter=events_of(stream, asynchronous=False)))
     return made.with_changes(lpar=(), rpar=()) if alone else made

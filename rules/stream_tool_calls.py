@@ -38,7 +38,7 @@ for call in calls.values():
 ## Use instead
 ```python
 calls = {}
-for event in stream:
+for event in _stream_events(stream):
     if event.type == "response.output_item.added" and event.item.type == "function_call":
         calls[event.output_index] = {"id": event.item.call_id, "name": event.item.name, "arguments": ""}
     elif event.type == "response.function_call_arguments.delta":
@@ -46,6 +46,8 @@ for event in stream:
 for call in calls.values():
     run(call["name"], json.loads(call["arguments"]))
 ```
+The stream is read through `_stream_events`, which raises `APIError` when the service fails
+partway, as the Chat stream did (see `stream_loops`).
 
 ## Fix safety
 Safe for the shape above. The keys of the dict change: a Chat tool call's `index` counts the
@@ -62,6 +64,7 @@ from typing import List, Optional, Tuple, Union
 import libcst as cst
 
 from migrator.rules._chunk_loops import TOOL_CALLS, ChunkLoop, is_streamed
+from migrator.rules._stream_failures import EXAMPLE_HEADER
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rule
 from migrator.shapes import code_of, dict_entries, is_name, literal_string, one_line
@@ -92,11 +95,11 @@ RULE = Rule(
                 "print(len(calls))\n"
             ),
             after=(
-                "from openai import OpenAI\n"
+                f"{EXAMPLE_HEADER}"
                 "client = OpenAI()\n"
                 'stream = client.responses.create(model="gpt-4o", input=m, stream=True)\n'
                 "calls = {}\n"
-                "for event in stream:\n"
+                "for event in _stream_events(stream):\n"
                 '    if event.type == "response.output_item.added" and event.item.type == "function_call":\n'
                 '        calls[event.output_index] = {"name": event.item.name, "arguments": ""}\n'
                 '    elif event.type == "response.function_call_arguments.delta":\n'

@@ -19,6 +19,7 @@ from tests.equivalence.responses_wire import RenderedResponse
 from tests.equivalence.scenario import (
     ContentFiltered,
     JsonAnswer,
+    StreamFailure,
     Refusal,
     TextAnswer,
     ToolCall,
@@ -253,6 +254,26 @@ def test_sdk_parses_both_apis(server, client):
     assert completion.choices[0].message.content == response.output_text == legacy.choices[0].text
     assert completion.created == int(response.created_at)
     assert [request.endpoint for request in server.requests] == ["/v1/chat/completions", "/v1/responses", "/v1/completions"]
+
+
+@pytest.mark.parametrize("event", ["response.failed", "error"])
+def test_a_stream_failure_raises_on_chat_and_is_an_event_on_responses(server, client, event):
+    """What a stream failing partway looks like: the Chat SDK raises on the error chunk; the
+    Responses SDK hands over a well-formed ``error`` or ``response.failed`` event."""
+    failure = StreamFailure("The server had an error.", "Once upon", event=event)
+    server.load([failure, failure])
+    texts = []
+    with pytest.raises(openai.APIError, match="The server had an error."):
+        for chunk in client.chat.completions.create(**CHAT_REQUEST, stream=True):
+            texts.append(chunk.choices[0].delta.content or "")
+    events = list(client.responses.create(model="gpt-4o-mini", input="Where is Paris?", stream=True))
+    assert "".join(texts) == "".join(e.delta for e in events if e.type == "response.output_text.delta") == "Once upon"
+    last = events[-1]
+    assert last.type == event
+    message = last.message if last.type == "error" else last.response.error.message
+    assert message == "The server had an error."
+    for data in (data for _, data in RenderedResponse(failure, {**RESPONSES_REQUEST, "stream": True}, Ids()).events()):
+        assert_known_fields(STREAM_EVENT.validate_python(data), data["type"])
 
 
 def test_responses_stream_helper_accumulates(server, client):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import List
 
-from .scenario import Turn, Usage
+from .scenario import StreamFailure, Turn, Usage
 from .wire import CREATED, Ids, pieces
 
 SYSTEM_FINGERPRINT = "fp_fake0001"
@@ -42,6 +42,8 @@ def _envelope(object_type: str, completion_id: str, request: dict) -> dict:
 def chat_completion(turn: Turn, request: dict, ids: Ids) -> dict:
     """A non-streaming ``chat.completion``. A request with the legacy ``functions`` gets its call
     as ``message.function_call``, with the finish reason ``function_call``."""
+    if isinstance(turn, StreamFailure):
+        raise ValueError("a stream failure happens in a streamed answer: fix the scenario")
     message: dict = {"role": "assistant", "content": turn.text, "refusal": turn.refusal, "annotations": []}
     finish_reason = turn.finish_reason
     if turn.tool_calls and "functions" in request:
@@ -82,6 +84,8 @@ def chat_completion_chunks(turn: Turn, request: dict, ids: Ids) -> List[dict]:
 
     chunks = [chunk({"role": "assistant", "content": "" if turn.text is not None else None, "refusal": None})]
     chunks += [chunk({"content": piece}) for piece in pieces(turn.text or "")]
+    if isinstance(turn, StreamFailure):  # the SDK raises APIError on this chunk
+        return chunks + [{"error": {"message": turn.message, "type": "server_error", "param": None, "code": None}}]
     chunks += [chunk({"refusal": piece}) for piece in pieces(turn.refusal or "")]
     for index, call in enumerate(turn.tool_calls):
         opening = {"index": index, "id": call.call_id, "type": "function", "function": {"name": call.name, "arguments": ""}}

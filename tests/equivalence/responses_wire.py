@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from typing import List, Tuple
 
-from .scenario import Turn, Usage
+from .scenario import StreamFailure, Turn, Usage
 from .wire import CREATED, Ids, pieces
 
 # How the Responses API reports each Chat finish reason: (status, incomplete_details.reason).
@@ -19,6 +19,7 @@ _OUTCOME = {
     "tool_calls": ("completed", None),
     "length": ("incomplete", "max_output_tokens"),
     "content_filter": ("incomplete", "content_filter"),
+    "failed": ("failed", None),
 }
 
 
@@ -59,6 +60,8 @@ class RenderedResponse:
     """
 
     def __init__(self, turn: Turn, request: dict, ids: Ids) -> None:
+        if isinstance(turn, StreamFailure) and not request.get("stream"):
+            raise ValueError("a stream failure happens in a streamed answer: fix the scenario")
         self.turn = turn
         self.request = request
         self.id = ids.next("resp_")
@@ -93,8 +96,8 @@ class RenderedResponse:
     def output(self) -> List[dict]:
         """The final ``output`` list: the message (if any text or refusal), then the function calls."""
         items = []
-        if self.message_id:
-            items.append(self._message_item(self.status, self._content_parts()))
+        if self.message_id:  # a message's status has no "failed": it stops incomplete
+            items.append(self._message_item("incomplete" if self.status == "failed" else self.status, self._content_parts()))
         items += [self._call_item(i, "completed", call.arguments) for i, call in enumerate(self.turn.tool_calls)]
         return items
 
@@ -110,7 +113,7 @@ class RenderedResponse:
             "status": self.status if final else "in_progress",
             "completed_at": CREATED + 1 if final and self.status == "completed" else None,
             "background": False,
-            "error": None,
+            "error": {"code": "server_error", "message": self.turn.message} if final and isinstance(self.turn, StreamFailure) else None,
             "incomplete_details": self.incomplete_details if final else None,
             "instructions": request.get("instructions"),
             "max_output_tokens": request.get("max_output_tokens"),
@@ -146,6 +149,9 @@ class RenderedResponse:
 
         emit("response.created", response=self.response(final=False))
         emit("response.in_progress", response=self.response(final=False))
+        if isinstance(self.turn, StreamFailure):
+            self._emit_failure(emit)
+            return events
         output_index = 0
         if self.message_id:
             self._emit_message(emit, output_index)
@@ -161,6 +167,19 @@ class RenderedResponse:
         terminal = "response.completed" if self.status == "completed" else "response.incomplete"
         emit(terminal, response=self.response())
         return events
+
+    def _emit_failure(self, emit) -> None:
+        """The text so far, then the failure: an ``error`` event or ``response.failed``."""
+        assert isinstance(self.turn, StreamFailure)
+        where = {"item_id": self.message_id, "output_index": 0, "content_index": 0}
+        emit("response.output_item.added", output_index=0, item=self._message_item("in_progress", []))
+        emit("response.content_part.added", **where, part={"type": "output_text", "text": "", "annotations": [], "logprobs": []})
+        for piece in pieces(self.turn.text):
+            emit("response.output_text.delta", **where, delta=piece, logprobs=[])
+        if self.turn.event == "error":
+            emit("error", code="server_error", message=self.turn.message, param=None)
+        else:
+            emit("response.failed", response=self.response())
 
     def _emit_message(self, emit, output_index: int) -> None:
         (part,) = self._content_parts()

@@ -12,8 +12,12 @@ from a ``scenario.json`` file::
         {"type": "json", "data": {"city": "Paris"}},
         {"type": "refusal", "refusal": "I can't help with that."},
         {"type": "truncated", "text": "Once upon a"},
-        {"type": "content_filter", "text": ""}
+        {"type": "content_filter", "text": ""},
+        {"type": "stream_failure", "text": "Once", "message": "The server had an error."}
     ]}
+
+A ``stream_failure`` (streamed requests only) sends ``text`` and then fails: Chat sends an error
+chunk, the Responses API a ``response.failed`` event (``"event": "error"``: an ``error`` event).
 
 ``usage`` is optional on every turn (default: 10 input and 5 output tokens); it also takes
 ``cached_tokens`` and ``reasoning_tokens``.
@@ -119,6 +123,17 @@ class ContentFiltered(Turn):
     finish_reason: ClassVar[str] = "content_filter"
 
 
+@dataclass(frozen=True)
+class StreamFailure(Turn):
+    """A streamed answer the service fails partway through, after ``text``."""
+
+    message: str
+    text: str  # takes Turn's default (None), so fields without one come before it
+    event: str = "response.failed"  # or "error": how the Responses stream reports it
+    usage: Usage = field(default_factory=Usage)
+    finish_reason: ClassVar[str] = "failed"
+
+
 def turn_from_dict(raw: dict) -> Turn:
     """Build one turn from its JSON form (see the module docstring)."""
     raw = dict(raw)
@@ -137,6 +152,8 @@ def turn_from_dict(raw: dict) -> Turn:
         turn = Truncated(text=raw.pop("text"), usage=usage)
     elif kind == "content_filter":
         turn = ContentFiltered(text=raw.pop("text", ""), usage=usage)
+    elif kind == "stream_failure":
+        turn = StreamFailure(message=raw.pop("message"), text=raw.pop("text"), event=raw.pop("event", "response.failed"), usage=usage)
     else:
         raise ValueError(f"unknown turn type {kind!r}")
     if raw:  # a typo in a scenario file must not pass silently

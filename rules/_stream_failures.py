@@ -1,0 +1,84 @@
+"""A Responses stream reports a failure as an event, where a Chat Completions stream raised.
+
+When the service fails partway through an answer, a Chat stream sends ``{"error": {...}}``, on
+which the SDK raises ``APIError`` in the middle of the loop; a Responses stream sends an
+``error`` or ``response.failed`` event, which the SDK hands to the loop like any other. A loop
+that picks out the text events would end as if the answer were complete, with the text so far.
+So every stream the rules migrate is read through a helper the module gains once, which raises
+``APIError`` on those events, as the Chat stream did, and passes the others on::
+
+    for event in _stream_events(stream):
+        if event.type == "response.output_text.delta":
+            print(event.delta, end="")
+
+``events_of`` wraps the stream a migrated loop or comprehension reads, with what the helper
+needs, or says why it cannot (a name it needs already means something else in the module).
+"""
+
+from __future__ import annotations
+
+from typing import Tuple, Union
+
+import libcst as cst
+
+from migrator.analysis import ModuleAnalysis
+from migrator.rule import Block, Import
+
+HELPER_NAME = "_stream_events"
+ASYNC_HELPER_NAME = "_stream_events_async"
+HELPER = '''\
+def _stream_events(stream: Stream[ResponseStreamEvent]) -> Iterator[ResponseStreamEvent]:
+    """The events of a Responses stream; a failure raises `APIError`, as a Chat Completions stream did."""
+    for event in stream:
+        if event.type == "error":
+            raise APIError(event.message, stream.response.request, body=event.to_dict())
+        if event.type == "response.failed":
+            error = event.response.error
+            message = error.message if error is not None else "An error occurred during streaming"
+            raise APIError(message, stream.response.request, body=error.to_dict() if error is not None else None)
+        yield event
+'''
+ASYNC_HELPER = (
+    HELPER.replace("def _stream_events(", "async def _stream_events_async(")
+    .replace("Stream[", "AsyncStream[")
+    .replace("Iterator[", "AsyncIterator[")
+    .replace("    for event in", "    async for event in")
+)
+IMPORTS = (
+    Import("openai", "APIError"),
+    Import("openai", "Stream"),
+    Import("openai.types.responses", "ResponseStreamEvent"),
+    Import("typing", "Iterator"),
+)
+ASYNC_IMPORTS = (
+    Import("openai", "APIError"),
+    Import("openai", "AsyncStream"),
+    Import("openai.types.responses", "ResponseStreamEvent"),
+    Import("typing", "AsyncIterator"),
+)
+
+Needs = Tuple[Tuple[Import, ...], Tuple[str, ...]]
+# How a module importing only `OpenAI` from openai starts once migrated: for rules' examples.
+EXAMPLE_HEADER = (
+    "from typing import Iterator\n\nfrom openai import APIError, OpenAI, Stream\n"
+    f"from openai.types.responses import ResponseStreamEvent\n\n\n{HELPER}\n\n"
+)
+
+
+def helper_needs(analysis: ModuleAnalysis, where: cst.CSTNode, asynchronous: bool) -> Union[Needs, Block]:
+    """The imports and the definition a stream read at ``where`` through the helper needs."""
+    name, helper, imports = (ASYNC_HELPER_NAME, ASYNC_HELPER, ASYNC_IMPORTS) if asynchronous else (HELPER_NAME, HELPER, IMPORTS)
+    for each in imports:
+        if not analysis.imports.can_import(each.name, f"{each.module}.{each.name}", where):
+            return Block(f"the stream's events are read through a helper that needs the name `{each.name}`, which this module uses for something else")
+    scope = analysis.bindings.scopes.get(where)
+    defined = scope[name] if scope is not None else ()
+    if any(analysis.module.code_for_node(binding.node).strip() != helper.strip() for binding in defined):
+        return Block(f"the stream's events are read through a helper named `{name}`, a name this module uses for something else")
+    return imports, (helper,)
+
+
+def events_of(stream: cst.BaseExpression, asynchronous: bool) -> cst.Call:
+    """``stream`` read through the helper."""
+    name = ASYNC_HELPER_NAME if asynchronous else HELPER_NAME
+    return cst.Call(func=cst.Name(name), args=[cst.Arg(stream)])
