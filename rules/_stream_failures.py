@@ -57,6 +57,9 @@ ASYNC_IMPORTS = (
     Import("typing", "AsyncIterator"),
 )
 
+# Where a name the helper annotates with may already come from, meaning the same.
+SAME_CLASSES = {Import("typing", "Iterator"): "collections.abc", Import("typing", "AsyncIterator"): "collections.abc"}
+
 Needs = Tuple[Tuple[Import, ...], Tuple[str, ...]]
 # How a module importing only `OpenAI` from openai starts once migrated: for rules' examples.
 EXAMPLE_HEADER = (
@@ -68,14 +71,17 @@ EXAMPLE_HEADER = (
 def helper_needs(analysis: ModuleAnalysis, where: cst.CSTNode, asynchronous: bool) -> Union[Needs, Block]:
     """The imports and the definition a stream read at ``where`` through the helper needs."""
     name, helper, imports = (ASYNC_HELPER_NAME, ASYNC_HELPER, ASYNC_IMPORTS) if asynchronous else (HELPER_NAME, HELPER, IMPORTS)
+    needed = []
     for each in imports:
-        if not analysis.imports.can_import(each.name, f"{each.module}.{each.name}", where):
+        if analysis.imports.can_import(each.name, f"{each.module}.{each.name}", where):
+            needed.append(each)
+        elif not analysis.imports.can_import(each.name, f"{SAME_CLASSES.get(each, '')}.{each.name}", where):
             return Block(f"the stream's events are read through a helper that needs the name `{each.name}`, which this module uses for something else")
     scope = analysis.bindings.scopes.get(where)
     defined = scope[name] if scope is not None else ()
     if any(analysis.module.code_for_node(binding.node).strip() != helper.strip() for binding in defined):
         return Block(f"the stream's events are read through a helper named `{name}`, a name this module uses for something else")
-    return imports, (helper,)
+    return tuple(needed), (helper,)
 
 
 def events_of(stream: cst.BaseExpression, asynchronous: bool) -> cst.Call:
