@@ -330,13 +330,33 @@ def _content(message: cst.BaseExpression) -> cst.BaseExpression:
 
 
 def _parts_not_written_in(messages: cst.BaseExpression, site) -> Optional[Block]:
-    """A message of the list literal whose content may be a list made elsewhere (content parts)."""
+    """A message of the list literal whose content may be a list made elsewhere (content
+    parts), or a name holding a message that would change shape (``messages=[PHOTO]``)."""
     if not isinstance(messages, cst.List):
         return None
     for element in messages.elements:
         blocked = _parts_made_elsewhere(element.value, site)
+        if blocked is None and isinstance(element, cst.Element) and isinstance(element.value, cst.Name):
+            blocked = _message_held_in_a_name(element.value, site)
         if blocked is not None:
             return blocked
+    return None
+
+
+def _message_held_in_a_name(name: cst.Name, site) -> Optional[Block]:
+    """``PHOTO`` bound to a message that ``input`` takes in another shape (content parts, a
+    ``name``), which the tool converts only where it is written in the call."""
+    for value in site.analysis.bindings.bound_values(name):
+        if dict_entries(value) is None:
+            continue
+        converted = _convert_message(value, site)
+        if isinstance(converted, Block):
+            return Block(f"`{name.value}` holds a message the tool cannot convert: {converted.reason}")
+        if converted is not value:
+            return Block(
+                f"`{name.value}` holds a message that `input` takes in another shape, which the tool converts only"
+                " where it is written in the call"
+            )
     return None
 
 
