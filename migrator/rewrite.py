@@ -157,8 +157,10 @@ class _Replacer(cst.CSTTransformer):
         if build is not None:
             updated_node = _keeping_parentheses(updated_node, build(updated_node))
         if isinstance(updated_node, cst.RemovalSentinel):
-            if isinstance(original_node, cst.BaseStatement) and _has_comment(original_node.leading_lines):
-                self.carried.setdefault(block, []).extend(original_node.leading_lines)
+            if isinstance(original_node, cst.BaseStatement):
+                comments = _comments_of(original_node)
+                if comments:
+                    self.carried.setdefault(block, []).extend(comments)
             return updated_node
         if isinstance(original_node, cst.BaseStatement) and block in self.carried:
             updated_node = _with_lines_above(updated_node, self.carried.pop(block))
@@ -172,6 +174,16 @@ class _Replacer(cst.CSTTransformer):
 
 def _has_comment(lines: Sequence[cst.EmptyLine]) -> bool:
     return any(line.comment is not None for line in lines)
+
+
+def _comments_of(statement: cst.BaseStatement) -> List[cst.EmptyLine]:
+    """What of a removed statement stays: its lines above, when they hold a comment, and the
+    comment after it on its line (``x = ...  # may be None``), as a line of its own."""
+    lines = list(statement.leading_lines) if _has_comment(statement.leading_lines) else []
+    trailing = getattr(statement, "trailing_whitespace", None)
+    if trailing is not None and trailing.comment is not None:
+        lines.append(cst.EmptyLine(comment=trailing.comment))
+    return lines
 
 
 def _with_lines_above(statement: Union[cst.BaseStatement, cst.FlattenSentinel], lines: List[cst.EmptyLine]):

@@ -770,12 +770,13 @@ def constant_index(subscript: cst.Subscript) -> Optional[PathSegment]:
 
 
 def _is_plain_line(line: Optional[cst.CSTNode]) -> bool:
-    """A line holding one statement and no comment after it or inside it between brackets: it
-    can go, or be relied on, as a whole (the comment lines above it are not part of it: where it
-    goes, they stay)."""
+    """A line holding one statement and no comment inside it between brackets: it can go, or be
+    relied on, as a whole (the comment lines above it and the comment after it are not part of
+    it: where it goes, they stay)."""
     if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):
         return False
-    return not any(isinstance(node, cst.Comment) for node in walk(line.with_changes(leading_lines=())))
+    statement = line.with_changes(leading_lines=(), trailing_whitespace=cst.TrailingWhitespace())
+    return not any(isinstance(node, cst.Comment) for node in walk(statement))
 
 
 def _runs_on(line: cst.CSTNode) -> bool:
