@@ -18,7 +18,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata import CodeRange, GlobalScope
 
-from migrator.clients import is_openai_client, is_other_sdk_client
+from migrator.clients import is_openai_client, is_openai_receiver, is_other_sdk_client
 from migrator.libcst_internals import NEWLINE, children
 from migrator.model import ImportedClient, ImportedResult, Options, ProjectFacts, ResultReaders
 from migrator.screen import CALL_SITE, holds_call_site, legacy_method
@@ -392,7 +392,7 @@ class ModuleAnalysis:
             if shape is None:
                 continue
             receiver, resource, wrapper, kind = shape
-            traced = self._may_hold_a_client(receiver) and is_openai_client(receiver, self)
+            traced = self._may_hold_a_client(receiver) and is_openai_receiver(receiver, self)
             sites.append(
                 CallSite(
                     call=call,

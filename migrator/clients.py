@@ -142,6 +142,12 @@ def is_openai_client(expr: cst.BaseExpression, analysis: "ModuleAnalysis") -> bo
     return client_origins(expr, analysis) is not None
 
 
+def is_openai_receiver(expr: cst.BaseExpression, analysis: "ModuleAnalysis") -> bool:
+    """Is ``expr``, the receiver of a call, provably an OpenAI client whenever it is not None?
+    A call on None fails alike on either API (a factory that returns nothing without a key)."""
+    return _ClientProof(analysis, OPENAI_CLIENT).origins(expr, none_allowed=True) not in (None, [])
+
+
 def is_other_sdk_client(expr: cst.BaseExpression, analysis: "ModuleAnalysis") -> bool:
     """Is ``expr`` provably a client of another SDK (``Groq()``), never OpenAI's?"""
     return _ClientProof(analysis, OTHER_SDK_CLIENT).origins(expr, none_allowed=False) is not None

@@ -21,6 +21,9 @@ in the module or in another (`from app.llm import LLMClient`), is no other SDK's
 declared (`llm: LLMClient`), and calls on it migrate (with the `base_url` it is built with, if
 any, or the one its class gives); any other is reported, since what it defines (a property,
 a hook on requests that reads their path) may act otherwise once calls go to `/responses`.
+A receiver that may also be None (a factory that returns nothing when the key is missing,
+`client = OpenAI() if key else None`) is proved by what it is when it is not: a call on None
+fails alike on either API.
 
 ## Example
 ```python
