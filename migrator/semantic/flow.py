@@ -118,7 +118,7 @@ class ResultTrace:
 CACHES = frozenset({"functools.cache", "functools.lru_cache"})
 TENACITY_KEYWORDS = frozenset({"stop", "wait", "retry", "reraise"})
 BACKOFF_KEYWORDS = frozenset({
-    "max_tries", "max_time", "jitter", "giveup", "on_success", "on_backoff", "on_giveup", "raise_on_giveup", "logger",
+    "wait_gen", "exception", "max_tries", "max_time", "jitter", "giveup", "on_success", "on_backoff", "on_giveup", "raise_on_giveup", "logger",
     "backoff_log_level", "giveup_log_level", "factor", "base", "max_value", "interval",
 })
 
