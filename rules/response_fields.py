@@ -42,11 +42,18 @@ no tool is forced, so the loop is left only by a response without tool calls); a
 `.system_fingerprint`, the `usage` object passed elsewhere) blocks the call and is reported, as
 does the `id` passed to a stored Chat Completions method (`client.chat.completions.update(resp.id,
 ...)`), which finds no Response's id.
-A test of whether there is an answer (`if resp.choices`, `not resp.choices`,
-`len(resp.choices) == 0`) is reported too, and with `--unsafe-fixes` becomes the same test of
-`resp.output`: a completion always has a choice, and nothing proves a Response's `output` always
-holds an item where it did. The fix leaves a `# migrator:` comment above the call.
+A test of whether there is an answer is settled where it is written so that its outcome can
+be spelled out: a completion always has a choice, so `text if resp.choices else ""` becomes
+`text`, `if resp and resp.choices:` becomes `if resp:` (a response, a model object, is always
+true on either API, and stays as it is wherever it is only tested), `if resp.choices:` becomes
+its body and `if not resp.choices: return None` goes (its `else`, if any, stays). Any other
+(`len(resp.choices) == 0`, `has_answer = bool(resp.choices)`) is reported, and with
+`--unsafe-fixes` becomes the same test of `resp.output`: nothing proves a Response's `output`
+always holds an item where a completion had a choice. The fix leaves a `# migrator:` comment
+above the call.
 """
+
+from typing import Optional
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -122,6 +129,12 @@ def field(use, site):
             return UseRewrite(target=use.node_at(len(ROLE)), build=lambda updated: cst.SimpleString(f"{quote}assistant{quote}"))
     if use.path == ("usage",) and _is_truth_or_none_test(use):
         return use.replace(1, "{base}.usage")
+    if not use.path and _is_truth_operand(use.outer, site.analysis.nodes):
+        return UseRewrite(target=use.outer, build=lambda updated: updated)  # a model object: true on either API
+    if use.path == ("choices",):
+        settled = _settled_guard(use, site)
+        if settled is not None:
+            return settled
     if use.path == ("choices",) and _tests_for_choices(use, site):
         reason = (
             f"`{use.code}` tests whether there is an answer: a completion always has a choice, and a "
@@ -132,6 +145,60 @@ def field(use, site):
     if use.startswith("choices") and not _read_elsewhere(use):
         return Block(f"`{use.code}` has no Responses equivalent: a Response holds one answer, read through `output_text` and `output`")
     return None
+
+
+def _settled_guard(use, site) -> Optional[UseRewrite]:
+    """A guard on there being an answer, which a completion always passes (it always has a
+    choice), written where its outcome can be spelled out: ``text if resp.choices else ""``
+    becomes ``text``; ``if resp and resp.choices:`` becomes ``if resp:``; ``if resp.choices:``
+    its body; ``if not resp.choices: return None`` goes (its ``else``, if any, stays)."""
+    nodes = site.analysis.nodes
+    read = use.outer
+    parent = nodes.parents.get(read)
+    if isinstance(parent, cst.IfExp) and parent.test is read:
+        return UseRewrite(target=parent, build=lambda updated: updated.body)
+    if isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.And) and _is_test(parent, nodes):
+        other = "right" if parent.left is read else "left"
+        return UseRewrite(target=parent, build=lambda updated: getattr(updated, other))
+    negated = isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not)
+    test = parent if negated else read
+    statement = nodes.parents.get(test)
+    if not (isinstance(statement, cst.If) and statement.test is test and _is_statement(statement, nodes)):
+        return None
+    if not negated:
+        return UseRewrite(target=statement, build=lambda updated: cst.FlattenSentinel(updated.body.body))
+    return UseRewrite(target=statement, build=_what_runs_instead)
+
+
+def _is_truth_operand(node: cst.CSTNode, nodes) -> bool:
+    """Is ``node`` read only for its truth: a test, or an operand of ``and`` / ``not`` in one?"""
+    parent = nodes.parents.get(node)
+    if isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.And):
+        return _is_test(parent, nodes) or _is_truth_operand(parent, nodes)
+    if isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not):
+        return True
+    return _is_test(node, nodes)
+
+
+def _is_test(node: cst.CSTNode, nodes) -> bool:
+    """Is ``node`` read only for its truth: the test of an ``if``, a conditional or a loop?"""
+    parent = nodes.parents.get(node)
+    return isinstance(parent, (cst.If, cst.IfExp, cst.While)) and parent.test is node
+
+
+def _is_statement(node: cst.If, nodes) -> bool:
+    """An ``if`` statement of its own, not an ``elif``, in a block of statements."""
+    return isinstance(nodes.parents.get(node), (cst.IndentedBlock, cst.Module))
+
+
+def _what_runs_instead(updated: cst.If) -> cst.CSTNode:
+    """``if <never>: ...`` as what runs: its ``else`` (an ``elif`` becoming an ``if``), or nothing."""
+    orelse = updated.orelse
+    if orelse is None:
+        return cst.RemoveFromParent()
+    if isinstance(orelse, cst.If):
+        return orelse.with_changes(leading_lines=updated.leading_lines)
+    return cst.FlattenSentinel(orelse.body.body)
 
 
 def _sent_to_stored_completions(use) -> bool:
