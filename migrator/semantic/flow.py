@@ -311,7 +311,9 @@ class ValueFlow:
         ``result.part``: the line follows the one binding ``result`` in the same block (after
         plain assignments and expressions, outside any ``try``), and ``alias`` is read only
         where ``result`` still holds what it held there; the binding may also be in the body
-        of a ``try`` the line follows. Or, in a loop that binds ``result`` again (``while`` a
+        of a ``try`` the line follows, or come first in a block the line is nested in (``if
+        resp.choices[0].message.tool_calls: msg = ...``) when every read of ``alias`` comes after
+        the line in its block. Or, in a loop that binds ``result`` again (``while`` a
         response asks for tools, ``response = create(...)`` at the end of its body), ``alias``
         is read only after the line in its block, before anything there binds ``result`` again."""
         assign = use.parent
@@ -331,12 +333,18 @@ class ValueFlow:
         if result is None:
             return None
         after_binding = self.nodes.parents.get(binding_line) is body
+        nested = False  # the line is in a block the binding's comes before (``if`` asking for tools)
         if after_binding:
             between = siblings[siblings.index(binding_line) + 1 : siblings.index(line)]
             if between and not (all(map(_runs_on, between)) and self._exceptions_leave(line)):
                 return None  # the alias line could be skipped while the program goes on
         else:
             after_binding = self._after_try_binding(binding_line, line, siblings)
+            nested = (
+                not after_binding and self.nodes.runs_before(binding_line, line)
+                and not self._loop_binds_again(body, line, siblings, use.base)
+            )
+            after_binding = after_binding or nested
         scope = self.bindings.scopes.get(use.base)
         alias_assignment = self.bindings.assignment_of(alias, alias.value)
         if scope is None or alias_assignment is None:
@@ -344,6 +352,8 @@ class ValueFlow:
         reads = self.bindings.reads_of(alias_assignment)
         if any(self.bindings.reaching(read) != [alias_assignment] for read in reads):
             return None  # the name also holds other values: the part is read where it is bound
+        if nested and not all(self.nodes.runs_before(line, read) for read in reads):
+            return None  # a read where the line may not have run: it failed there, unbound
         for read in reads:
             reader = self.bindings.scopes.get(read)
             if reader is not scope and not (isinstance(reader, ComprehensionScope) and reader[result] == scope[result]):
