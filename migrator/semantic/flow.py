@@ -57,7 +57,9 @@ class ResultUse:
         """
         from migrator.rule import UseRewrite
 
-        assert length >= self.alias_depth, "a rewrite must cover the part of the result an alias stands for"
+        if length < self.alias_depth:  # the alias stands for more: the rest is read after the template
+            template += "".join(f"[{segment}]" if isinstance(segment, int) else f".{segment}" for segment in self.path[length : self.alias_depth])
+            length = self.alias_depth
         target = target if target is not None else self.node_at(length)
 
         def build(updated: cst.CSTNode) -> cst.CSTNode:
