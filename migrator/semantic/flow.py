@@ -342,8 +342,10 @@ class ValueFlow:
                 return None  # the alias line could be skipped while the program goes on
         else:
             after_binding = self._after_try_binding(binding_line, line, siblings)
+            # Not an item of a list (``call = resp.choices[0].message.tool_calls[0]``): a value of
+            # its own, which rules may keep in its name.
             nested = (
-                not after_binding and self.nodes.runs_before(binding_line, line)
+                not after_binding and not isinstance(use.path[-1], int) and self.nodes.runs_before(binding_line, line)
                 and not self._loop_binds_again(body, line, siblings, use.base)
             )
             after_binding = after_binding or nested
