@@ -65,7 +65,7 @@ import libcst as cst
 from migrator.rules._history import RULE as TOOL_RESULTS
 from migrator.rules._history import TOOL_PARAMETERS, Items, built_history, followed_history, inline_answer, response_messages, spliced, tool_message
 from migrator.model import FixSafety
-from migrator.rule import Block, Example, NewArgument, Rewrite, Rule, UseRewrite
+from migrator.rule import Block, Example, Import, NewArgument, Rewrite, Rule, UseRewrite
 from migrator.shapes import code_of, dict_entries, is_name, is_string_expression, literal_string, one_line, separator, string_like, walk
 
 INPUT_ROLES = frozenset({"system", "developer", "user", "assistant"})
@@ -75,6 +75,11 @@ CONTAINER_NODES = (cst.List, cst.Dict, cst.Tuple, cst.Set, cst.ListComp, cst.Dic
 # Annotations of a value that may be a list of content parts rather than a string.
 SEQUENCE_TYPES = frozenset({"list", "List", "Sequence", "MutableSequence", "Iterable", "Collection", "tuple", "Tuple"})
 MAX_DEPTH = 3  # calls and parameters followed to find what a content may be
+# The Chat types' message constructors, by qualified name, with the role each takes.
+MESSAGE_CONSTRUCTORS = {
+    f"openai.types.chat.ChatCompletion{kind}MessageParam": kind.lower() for kind in ("System", "Developer", "User", "Assistant")
+}
+INPUT_MESSAGE = Import("openai.types.responses", "EasyInputMessageParam")
 
 RULE = Rule(
     title="`messages` to `input` and `instructions`",
@@ -149,6 +154,9 @@ def messages(name, value, site) -> Union[Rewrite, Block]:
     held_parts = _parts_not_written_in(original, site)
     if held_parts is not None:
         return held_parts
+    constructed = _constructed_messages(original, site)
+    if isinstance(constructed, Block):
+        return constructed
     arguments: List[NewArgument] = []
     if len(elements) > 1 and isinstance(original, cst.List) and _is_instruction(original.elements[0].value, site) and not _may_ask_json_mode(site):
         arguments.append(NewArgument("instructions", _content(elements[0].value)))
@@ -163,7 +171,7 @@ def messages(name, value, site) -> Union[Rewrite, Block]:
     converted = _converted_elements(elements)
     if isinstance(converted, Block):
         return converted
-    return Rewrite((*arguments, NewArgument("input", value.with_changes(elements=converted))), elsewhere=elsewhere)
+    return Rewrite((*arguments, NewArgument("input", value.with_changes(elements=converted))), elsewhere=(*elsewhere, *constructed))
 
 
 def _converted_elements(elements: Sequence[cst.BaseElement]) -> Union[List[cst.BaseElement], Block]:
@@ -341,6 +349,39 @@ def _parts_not_written_in(messages: cst.BaseExpression, site) -> Optional[Block]
         if blocked is not None:
             return blocked
     return None
+
+
+def _constructed_messages(messages: cst.List, site) -> Union[Tuple[UseRewrite, ...], Block]:
+    """Messages built with the Chat types' constructors (``ChatCompletionUserMessageParam(role=
+    "user", content=text)``): dicts at run time, which ``input`` takes as they are when they hold
+    a role and a text, but typed as Chat messages. They are built as ``EasyInputMessageParam``."""
+    rewrites: List[UseRewrite] = []
+    analysis = site.analysis
+    for element in messages.elements:
+        call = element.value
+        if not isinstance(call, cst.Call):
+            continue
+        names = analysis.imports.imported_as(call.func) & MESSAGE_CONSTRUCTORS.keys()
+        if not names:
+            continue
+        (qualified,) = names
+        keywords = {arg.keyword.value: arg.value for arg in call.args if arg.keyword is not None}
+        role = literal_string(keywords["role"]) if "role" in keywords else None
+        content = keywords.get("content")
+        if (
+            len(keywords) != len(call.args) or set(keywords) != {"role", "content"} or role != MESSAGE_CONSTRUCTORS[qualified]
+            or isinstance(content, CONTAINER_NODES) or _may_hold_parts(content, site)
+        ):
+            return Block(f"`{one_line(code_of(call), limit=40)}` builds a Chat message the tool converts only from a role and a text")
+        if not analysis.imports.can_import(INPUT_MESSAGE.name, f"{INPUT_MESSAGE.module}.{INPUT_MESSAGE.name}", call):
+            return Block(f"`{INPUT_MESSAGE.name}`, which the messages' constructors become, means something else in this module")
+        rewrites.append(UseRewrite(
+            target=call.func,
+            build=lambda updated: cst.Name(INPUT_MESSAGE.name),
+            add_imports=(INPUT_MESSAGE,),
+            remove_unused_imports=(Import("openai.types.chat", qualified.rsplit(".", 1)[1]),),
+        ))
+    return tuple(rewrites)
 
 
 def _message_held_in_a_name(name: cst.Name, site) -> Optional[Block]:
