@@ -38,6 +38,7 @@ from migrator.rules._streaming import chain_of
 # Every function call of a Response, and whether there is one. ``{base}`` is the Response.
 FUNCTION_CALLS = '[item for item in {base}.output if item.type == "function_call"]'
 FINISH_REASON = ("choices", 0, "finish_reason")  # what a response ended for
+TOOL_CALLS_PATH = ("choices", 0, "message", "tool_calls")  # the calls a response asks for
 HAS_FUNCTION_CALL = 'any(item.type == "function_call" for item in {base}.output)'
 
 FUNCTION_KEYS = frozenset({"name", "description", "parameters", "strict"})
@@ -410,16 +411,18 @@ def _loops_until_no_calls(statement: cst.CSTNode, tests: Set[cst.CSTNode], analy
 
 
 def _loops_while_calls(statement: cst.CSTNode, name: str) -> bool:
-    """``while name.choices[0].finish_reason == "tool_calls":`` with no ``break`` of its own: past
-    it, ``name``'s response asked for no tool. (Rule ``finish_reason`` migrates that test only
-    where no call is forced, where a response with tool calls always ends for that reason.)"""
+    """``while name.choices[0].message.tool_calls:`` or ``while name.choices[0].finish_reason ==
+    "tool_calls":``, with no ``break`` of its own: past it, ``name``'s response asked for no
+    tool. (Rule ``finish_reason`` migrates the second test only where no call is forced, where a
+    response with tool calls always ends for that reason.)"""
     if not isinstance(statement, cst.While) or statement.orelse is not None:
         return False
     test = statement.test
-    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.Equal)):
-        return False
-    if literal_string(test.comparisons[0].comparator) != "tool_calls" or chain_of(test.left) != (name, FINISH_REASON):
-        return False
+    if chain_of(test) != (name, TOOL_CALLS_PATH):
+        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.Equal)):
+            return False
+        if literal_string(test.comparisons[0].comparator) != "tool_calls" or chain_of(test.left) != (name, FINISH_REASON):
+            return False
     return not any(isinstance(node, cst.Break) for node in _own_statements(statement.body))
 
 

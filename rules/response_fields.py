@@ -36,8 +36,8 @@ where the same response may hold tool calls, unless a test of the content found 
 (`if message.content: print(message.content)`; a name holding the content is followed the same
 way: `text = message.content`, then `if text: ...`) or the read comes after
 `if message.tool_calls:` whose body binds the response's name again (to the next call's
-response, say) in one of its own lines, or after `while resp.choices[0].finish_reason ==
-"tool_calls":` with no `break` of its own (rule `finish_reason` migrates that test only where
+response, say) in one of its own lines, or after `while resp.choices[0].message.tool_calls:`
+or `while resp.choices[0].finish_reason == "tool_calls":` with no `break` of its own (rule `finish_reason` migrates that test only where
 no tool is forced, so the loop is left only by a response without tool calls); and `created_at` is a float, hence the `int(...)`. Any other read (`choices[1]`, `.choices` iterated, `.model_dump()`,
 `.system_fingerprint`, the `usage` object passed elsewhere) blocks the call and is reported, as
 does the `id` passed to a stored Chat Completions method (`client.chat.completions.update(resp.id,
