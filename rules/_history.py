@@ -474,10 +474,11 @@ def _message_of(node: cst.CSTNode, convert: MessageConverter) -> cst.CSTNode:
     return message
 
 
-def _follow(name: cst.Name, analysis: ModuleAnalysis) -> Optional[_History]:
+def _follow(name: cst.Name, analysis: ModuleAnalysis, _joining: Tuple[cst.Name, ...] = ()) -> Optional[_History]:
     """Every list ``name`` may hold (one per binding: a history re-bound per conversation has
     several), what is added to them, and every read of them; None when a binding or an addition
-    is not one the tool can see."""
+    is not one the tool can see. A list joined from others (``messages = [SYSTEM] + turns``)
+    holds what they hold: each list literal's elements, and what a name it joins is followed to."""
     bindings: List[BaseAssignment] = []
     reads: List[cst.CSTNode] = []
     pending = [name]
@@ -502,6 +503,10 @@ def _follow(name: cst.Name, analysis: ModuleAnalysis) -> Optional[_History]:
         if isinstance(value, cst.List):
             _add_elements(history, value, analysis)
             continue
+        if _is_join(value):
+            if not _add_joined(history, value, analysis, (*_joining, name)):
+                return None
+            continue
         built = built_list(value, analysis)
         if built is None:
             return None
@@ -510,6 +515,31 @@ def _follow(name: cst.Name, analysis: ModuleAnalysis) -> Optional[_History]:
     for read in sorted(set(reads) - additions, key=analysis.nodes.order):
         _add_read(history, read, analysis)
     return history
+
+
+def _is_join(value: cst.BaseExpression) -> bool:
+    return isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add)
+
+
+def _add_joined(history: _History, value: cst.BaseExpression, analysis: ModuleAnalysis, joining: Tuple[cst.Name, ...]) -> bool:
+    """Add what the lists ``value`` joins hold to ``history``: a list literal's elements; for a
+    name, its own history, whose read in the join copies it here (a read of this history, not
+    another). False when an operand is neither, or its history cannot be followed."""
+    if _is_join(value):
+        return _add_joined(history, value.left, analysis, joining) and _add_joined(history, value.right, analysis, joining)
+    if isinstance(value, cst.List):
+        _add_elements(history, value, analysis)
+        return True
+    if not isinstance(value, cst.Name) or any(same_list(value, each, analysis) for each in joining):
+        return False
+    joined = _follow(value, analysis, joining)
+    if joined is None:
+        return False
+    history.additions.extend(joined.additions)
+    history.feeders.extend(joined.feeders)
+    history.unknown.extend(joined.unknown)
+    history.other_reads.extend(read for read in joined.other_reads if read is not value)
+    return True
 
 
 def _follow_attribute(attribute: cst.Attribute, analysis: ModuleAnalysis) -> Optional[_History]:
