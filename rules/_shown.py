@@ -14,7 +14,8 @@ LOGGING_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "excep
 
 
 def is_shown(node: cst.CSTNode, site: CallSite) -> bool:
-    """Is ``node`` an argument of ``print`` or of a ``logging`` call, or a field of an f-string?"""
+    """Is ``node`` an argument of ``print`` or of a ``logging`` call, or a field of an f-string,
+    as it is or as ``str(...)`` / ``repr(...)`` makes it text?"""
     parents = site.analysis.nodes.parents
     parent = parents.get(node)
     if isinstance(parent, cst.FormattedStringExpression):
@@ -22,7 +23,10 @@ def is_shown(node: cst.CSTNode, site: CallSite) -> bool:
     call = parents.get(parent) if isinstance(parent, cst.Arg) and not parent.star else None
     if not isinstance(call, cst.Call):
         return False
-    return site.analysis.flow.calls_builtin(call, "print") or _is_logging(call.func, site)
+    flow = site.analysis.flow
+    if len(call.args) == 1 and (flow.calls_builtin(call, "str") or flow.calls_builtin(call, "repr")):
+        return is_shown(call, site)
+    return flow.calls_builtin(call, "print") or _is_logging(call.func, site)
 
 
 def _is_logging(func: cst.BaseExpression, site: CallSite) -> bool:

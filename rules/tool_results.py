@@ -70,6 +70,7 @@ import libcst as cst
 from migrator.analysis import CallSite
 from migrator.semantic.flow import ResultUse
 from migrator.rules._history import DUMPED_MESSAGE, RESPONSE_MESSAGE, container_of, inline_answer, output_rewrite, sends_list, sent_inline
+from migrator.rules._shown import is_shown
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rule, UseRewrite
 from migrator.shapes import code_of
@@ -132,6 +133,11 @@ def response_message(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block,
             f"the message `{use.code}` is held in a name the tool follows only when it is bound after the "
             "response with nothing that could skip it (no `try`), and read in the same function before the "
             "response is bound again"
+        )
+    if container is None and use.path == RESPONSE_MESSAGE and is_shown(use.outer, site):
+        return Block(
+            f"the message `{use.code}` is shown whole, and a Response has no message object: show `output_text`,"
+            " or the output items, instead"
         )
     if container is None:
         return Block(f"the message `{use.code}` is used other than by adding it to a history the tool can follow")
