@@ -600,6 +600,10 @@ class ChunkLoop:
                 # It goes with the text statements around it, under the text event (for a redraw,
                 # those adding the text to the names it shows: `_redrawn_names`).
                 return Kind.TEXT
+            if _lone_yield(statement) is not None:
+                # `yield partial` after `partial += text`: the text statements before it decide
+                # whether it yields the same text again for a chunk without text (an unsafe fix).
+                return Kind.TEXT
             return Block(
                 f"`{one_line(code_of(statement))}` runs once per chunk in the loop over the stream, and a"
                 " Responses stream sends a different number of events"
@@ -832,10 +836,12 @@ class ChunkLoop:
         if len(reaching) != 1:
             return False
         target = getattr(reaching[0], "node", None)
-        statement = self.analysis.nodes.parents.get(self.analysis.nodes.parents.get(target))
-        if not (isinstance(statement, cst.Assign) and len(statement.targets) == 1 and statement.targets[0].target is target):
-            return False
-        if not (isinstance(statement.value, cst.List) and not statement.value.elements):
+        parent = self.analysis.nodes.parents.get(target)
+        statement = parent if isinstance(parent, cst.AnnAssign) else self.analysis.nodes.parents.get(parent)
+        made = (
+            isinstance(statement, cst.Assign) and len(statement.targets) == 1 and statement.targets[0].target is target
+        ) or (isinstance(statement, cst.AnnAssign) and statement.target is target)  # `parts: list = []` too
+        if not (made and isinstance(statement.value, cst.List) and not statement.value.elements):
             return False
         return all(self._appended_or_joined(read) for read in self.analysis.bindings.reads_of(reaching[0]))
 
@@ -1063,6 +1069,13 @@ def _is_plain_text(node: cst.BaseExpression) -> bool:
             for part in node.parts
         )
     return False
+
+
+def _lone_yield(statement: cst.BaseStatement) -> Optional[cst.Yield]:
+    """The ``yield value`` a statement is made of alone, else None."""
+    body = statement.body if isinstance(statement, cst.SimpleStatementLine) else ()
+    value = body[0].value if len(body) == 1 and isinstance(body[0], cst.Expr) else None
+    return value if isinstance(value, cst.Yield) and value.value is not None else None
 
 
 def _lone_call(statement: cst.BaseStatement) -> Optional[cst.Call]:

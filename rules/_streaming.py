@@ -27,6 +27,8 @@ Path = Tuple[PathSegment, ...]
 # is the loop variable.
 Gate = Tuple[str, ...]
 
+# Marks a list in ``EmptyText.accumulated``: its texts joined (``"".join(parts)``) hold the text so far.
+JOINED = ".join()"
 # How sure a test is that the text is there: falsy whenever it is empty, or only when it is None.
 STRONG, WEAK = "strong", "weak"
 # What a text value may be when there is no text: "" or None, or only "".
@@ -283,12 +285,10 @@ class EmptyText:
             if shown is not None and set(shown) <= self.accumulated:
                 self.redraws.append(small)
                 return True
-            return (
-                self._is_silent_print(small.value)
-                or self._is_silent_write(small.value)
-                or self._is_joined_append(small.value)
-                or self.is_flush(small.value)
-            )
+            if self._is_joined_append(small.value):
+                self.accumulated.add(f"{code_of(small.value.func.value)}{JOINED}")
+                return True
+            return self._is_silent_print(small.value) or self._is_silent_write(small.value) or self.is_flush(small.value)
         if self.collect_yields and isinstance(small, cst.Expr) and isinstance(small.value, cst.Yield) and self._holds_text(small.value.value):
             self.yields.append(small)
             return True
@@ -296,6 +296,10 @@ class EmptyText:
             value = small.value.value
             if isinstance(value, cst.Name) and value.value in self.accumulated:
                 self.repeats.append(small)
+                return True
+            joined = _joined_list(value)
+            if joined is not None and f"{code_of(joined)}{JOINED}" in self.accumulated:
+                self.repeats.append(small)  # ``yield "".join(parts)``: the text so far, again
                 return True
         return False
 
@@ -394,6 +398,15 @@ class EmptyText:
             and not call.args[0].star
             and self.value(call.args[0].value) == STRING
         )
+
+
+def _joined_list(node: Optional[cst.BaseExpression]) -> Optional[cst.BaseExpression]:
+    """The list ``"".join(parts)`` joins with nothing between."""
+    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "join"):
+        return None
+    if literal_string(node.func.value) != "" or len(node.args) != 1 or node.args[0].keyword is not None or node.args[0].star:
+        return None
+    return node.args[0].value
 
 
 def is_not_none_test(node: cst.BaseExpression) -> bool:

@@ -86,7 +86,7 @@ reason, the usage) carry no text, so a statement that reads the text moves under
 event only when it does nothing for an empty text: it is under a test that the text is there,
 or it is `print(text, end="")`, `sys.stdout.write(text)`, `sys.stdout.flush()` or the `flush()` of a file
 `open()` made (which write out nothing new, per chunk or per event), `name += text` (or `name = name + text`), `count += len(text)`,
-`parts.append(text)` for a list made with `parts = []` and used only to append and to
+`parts.append(text)` for a list made with `parts = []` (or `parts: list = []`) and used only to append and to
 `"".join(parts)` (each with `text or ""` where the text may be None), an `if` whose test neither
 reads the text nor calls anything (`if verbose:`) around such statements, or it assigns the text to a
 name read only later in the same loop pass (under the test that the text is there, when the
@@ -97,8 +97,8 @@ does not read the text (the finish reason and the usage come in chunks without t
 A statement that yields the text (`yield text`, `yield {"delta": text}`, with no call) yields an
 empty text for those chunks, which a Responses stream does not: the generator's consumer gets
 one item less. So does a statement yielding a name the text was just added to (`partial = partial
-+ text`, then `yield partial`, as a chat UI's generator does): the consumer gets the same text
-once more on Chat. Those fixes are unsafe: with `--unsafe-fixes` the call migrates with a
++ text`, then `yield partial`, as a chat UI's generator does), or the texts joined of a list it
+was just appended to (`yield "".join(parts)`): the consumer gets the same text once more on Chat. Those fixes are unsafe: with `--unsafe-fixes` the call migrates with a
 `# migrator:` comment above it; else it is reported.
 Streamlit's `write_stream` shows each Chat chunk's `delta.content or ""`, skips empty texts, and
 returns the whole text; given the text deltas, it shows and returns the same. A Streamlit
