@@ -494,6 +494,10 @@ WRONG_MIGRATIONS = {
         {"instructions": "Answer in JSON.", "input": "Hi", "text": {"format": {"type": "json_object"}}},
         "Response input messages must contain the word 'json' in some form to use 'text.format' of type 'json_object'.",
     ),
+    "function_strict_by_default_with_an_open_schema": (
+        {"input": "Hi", "tools": [{"type": "function", "name": "lookup", "parameters": {"type": "object", "properties": {"q": {"type": "string"}}}}]},
+        "Invalid schema for function 'lookup': In context=(), 'additionalProperties' is required to be supplied and to be false.",
+    ),
     "chat_content_part": (
         {"input": [{"role": "user", "content": [{"type": "text", "text": "Hi"}]}]},
         "Invalid value: 'text'. Supported values are: 'input_file', 'input_image', 'input_text', 'output_text', 'refusal'.",

@@ -250,6 +250,35 @@ def _check_tool(tool: Any, where: str) -> None:
         # The SDK's TypedDict also marks parameters and strict Required; the bench insists only on
         # name, as a Chat tool without parameters is common and its migration keeps it that way.
         _check_fields(tool, where, FUNCTION_TOOL_KEYS, required=("type", "name"))
+        if tool.get("strict", True) is not False:  # strict unless told otherwise, unlike Chat's tools
+            _check_strict_schema(tool.get("parameters"), tool["name"], ())
+
+
+def _check_strict_schema(schema: Any, function: str, context: tuple) -> None:
+    """A strict function's schema, as the service checks it: every object closed
+    (``additionalProperties: false``) with all its properties required."""
+    if not isinstance(schema, dict):
+        return
+    if schema.get("type") == "object":
+        if schema.get("additionalProperties") is not False:
+            raise _Rejected(ApiError(
+                f"Invalid schema for function '{function}': In context={context}, 'additionalProperties' is required"
+                " to be supplied and to be false.",
+                "tools",
+                "invalid_function_parameters",
+            ))
+        properties = schema.get("properties") or {}
+        if sorted(schema.get("required") or []) != sorted(properties):
+            raise _Rejected(ApiError(
+                f"Invalid schema for function '{function}': In context={context}, 'required' is required to be"
+                " supplied and to be an array including every key in properties.",
+                "tools",
+                "invalid_function_parameters",
+            ))
+        for key, value in properties.items():
+            _check_strict_schema(value, function, (*context, "properties", key))
+    if isinstance(schema.get("items"), dict):
+        _check_strict_schema(schema["items"], function, (*context, "items"))
 
 
 def _check_tool_choice(choice: Any) -> None:
