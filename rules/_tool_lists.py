@@ -27,6 +27,12 @@ HELPER_NAMES = frozenset({f"openai.{CHAT_HELPER}", f"openai.lib.{CHAT_HELPER}", 
 
 
 @dataclass(frozen=True)
+class Unseen(Block):
+    """A tool list the tool cannot read where it is written (a parameter, a list another module
+    defines, one other code also reads): rule ``tool_definitions`` converts it where it is sent."""
+
+
+@dataclass(frozen=True)
 class ToolList:
     """A Chat argument that lists function definitions: ``tools=`` or the legacy ``functions=``."""
 
@@ -53,14 +59,14 @@ def flat_tool_list(
         assert isinstance(value, cst.List)
         return _flat_list(kind, value), elsewhere
     if isinstance(original, cst.Call):
-        unseen = Block(f"`{kind.keyword}={_code(original)}` is built by code the tool cannot see into")
+        unseen = Unseen(f"`{kind.keyword}={_code(original)}` is built by code the tool cannot see into")
         return _returned_tools(kind, original, value, site, unseen)
     if not isinstance(original, (cst.Name, cst.Attribute)):
-        return Block(f"`{kind.keyword}={_code(original)}` is built by code the tool cannot see into")
+        return Unseen(f"`{kind.keyword}={_code(original)}` is built by code the tool cannot see into")
     definition = _read_only_here(kind, original, site)
     if isinstance(definition, Block):
-        return definition
-    unseen = Block(f"`{_code(original)}` holds `{_code(definition.value)}`, which the tool cannot see into")
+        return Unseen(definition.reason, rule=definition.rule)
+    unseen = Unseen(f"`{_code(original)}` holds `{_code(definition.value)}`, which the tool cannot see into")
     if isinstance(definition.value, cst.Call):
         return _returned_tools(kind, definition.value, value, site, unseen)
     passed = _passed_lists(definition.value, site) if isinstance(definition.value, cst.Name) else None
@@ -105,7 +111,7 @@ def _returned_tools(
         return unseen
     line = _line_of_other_use(kind, list(returned.reads), site)
     if line is not None:
-        return Block(f"`{returned.source}` is also called on line {line} by code the tool does not migrate")
+        return Unseen(f"`{returned.source}` is also called on line {line} by code the tool does not migrate")
     return _rewritten_where_written(kind, returned.literals, value, site)
 
 
