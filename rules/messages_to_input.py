@@ -424,7 +424,7 @@ def _may_hold_parts(content: cst.BaseExpression, site, depth: int = 0) -> bool:
     if depth > MAX_DEPTH:
         return False
     analysis = site.analysis
-    for value in analysis.bindings.bound_values(content):
+    for value in analysis.bindings.reaching_values(content):
         if isinstance(value, CONTAINER_NODES):
             return True
         if isinstance(value, cst.Param):

@@ -244,6 +244,15 @@ class Bindings:
             for leaf in (self.bound_values(value, seen) if follow else [value])
         ]
 
+    def reaching_values(self, expr: cst.BaseExpression) -> List[cst.CSTNode]:
+        """``bound_values`` where ``expr`` is read: for a name, only the bindings that reach
+        this read (not one made after it, or on another path), each followed as there."""
+        if not isinstance(expr, cst.Name) or self.scopes.get(expr) is None:
+            return self.bound_values(expr)
+        seen: Set[int] = {id(expr)}
+        values = [self._bound_value(binding) for binding in self.reaching(expr) if getattr(binding, "node", None) is not None]
+        return [leaf for value, follow in values for leaf in (self.bound_values(value, seen) if follow else [value])]
+
     def _bound_value(self, binding) -> Tuple[cst.CSTNode, bool]:
         """The value one binding of a name assigns, and whether to follow it; or the binding's
         own node (not followed) when it assigns no value the module spells out."""
