@@ -1307,18 +1307,32 @@ def _azure_version(calls: List[ast.Call], syntax: ast.Module) -> Optional[str]:
 
 
 def _returned_client(function: ast.AST, classes: Dict[str, str], text: str) -> Optional[Tuple[str, Optional[str]]]:
-    """What a factory's ``return``s build, when every one builds a client: its class (an Azure
-    one when any is), and the other server in words."""
-    returns = [node for node in ast.walk(function) if isinstance(node, ast.Return)]
+    """What a factory's ``return``s build, when every one that returns something builds a client
+    (a bare ``return``, or falling off the end, gives None, on which a call fails alike on either
+    API): its class (an Azure one when any is), and the other server in words. A factory cached
+    by ``functools`` returns what it builds, once."""
+    returns = [node for node in ast.walk(function) if isinstance(node, ast.Return) and not _returns_none(node)]
     nested = [node for node in ast.walk(function) if node is not function and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
     if nested or any(isinstance(node, (ast.Yield, ast.YieldFrom)) for node in ast.walk(function)):
         return None
-    if getattr(function, "decorator_list", None):
+    if not all(_is_cache(decorator) for decorator in getattr(function, "decorator_list", ())):
         return None
     built = [_server_of_construction(r.value, classes, text) if isinstance(r.value, ast.Call) else None for r in returns]
-    last = function.body[-1] if function.body else None
-    if not returns or None in built or not isinstance(last, (ast.Return, ast.Raise)):
+    if not returns or None in built:
         return None
     servers = {server for _, server in built}
     cls = next((cls for cls, _ in built if cls in AZURE_CLIENTS), built[0][0])
     return cls, (servers.pop() if len(servers) == 1 else "the URLs its clients are built with")
+
+
+def _returns_none(node: ast.Return) -> bool:
+    return node.value is None or (isinstance(node.value, ast.Constant) and node.value.value is None)
+
+
+def _is_cache(decorator: ast.expr) -> bool:
+    """``@lru_cache``, ``@functools.cache``, ``@lru_cache(maxsize=None)``..."""
+    if isinstance(decorator, ast.Call):
+        decorator = decorator.func
+    name = decorator.attr if isinstance(decorator, ast.Attribute) else getattr(decorator, "id", None)
+    owner = decorator.value if isinstance(decorator, ast.Attribute) else None
+    return name in ("lru_cache", "cache") and (owner is None or (isinstance(owner, ast.Name) and owner.id == "functools"))
