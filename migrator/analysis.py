@@ -166,6 +166,12 @@ class ProjectQuestions:
         self.exported.add(name)
         return self.facts.importers_of(name)
 
+    def passed_by_other_modules(self, function: str, parameter: str) -> Tuple[object, ...]:
+        """The constants (numbers, strings...) other modules of the project give ``parameter``
+        of the top-level function ``function`` of this module where they call it."""
+        self.exported.add(function)
+        return self.facts.passed_to(function, parameter)
+
     def where_imported(self, name: str) -> Optional[str]:
         """Where other modules import ``name``, for a finding (`` `a.py:3`, `b.py:1` and 2
         more``); None when none does."""

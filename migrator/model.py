@@ -153,6 +153,9 @@ class ProjectFacts:
     chat_calls_kept: Tuple[str, ...] = ()  # those of them the run leaves as they are
     readers: Tuple[ResultReaders, ...] = ()  # for the functions that return a legacy call's result
     results: Tuple[ImportedResult, ...] = ()
+    # (function, parameter, the constants other modules' calls of the function give it), for
+    # the top-level functions asked about; a call giving anything else adds nothing
+    passed: Tuple[Tuple[str, str, Tuple[object, ...]], ...] = ()
 
     def importers_of(self, name: str) -> Tuple[str, ...]:
         return next((places for n, places in self.importers if n == name), ())
@@ -165,6 +168,9 @@ class ProjectFacts:
 
     def result(self, name: str) -> Optional[ImportedResult]:
         return next((r for r in self.results if r.name == name), None)
+
+    def passed_to(self, function: str, parameter: str) -> Tuple[object, ...]:
+        return next((values for f, p, values in self.passed if (f, p) == (function, parameter)), ())
 
 
 @dataclass(frozen=True)

@@ -254,7 +254,7 @@ class Project:
         ``results`` says it instead), and (with ``chat_calls``) where the modules it imports call
         Chat Completions, and which of those calls this run leaves as they are."""
         tree, module = self._locate(path)
-        syntax = _parsed(source) if imported else None
+        syntax = _parsed(source) if imported or exported else None
         calls = tree.chat_calls_imported(module) if chat_calls else []
         importers = tree.importers(module, exported) if exported else {}
         clients = [client for name in imported if (client := tree.imported_client(module, syntax, name)) is not None]
@@ -265,6 +265,7 @@ class Project:
             chat_calls_kept=tuple(place for path, places in calls if not self._migrates_every_call(path) for place in places),
             readers=tuple(self._readers(tree, module, returned)),
             results=self.imported_results(path) if results is None else results,
+            passed=tuple(tree.constants_passed(module, syntax, [name for name in exported if importers.get(name)])),
         )
 
     def _locate(self, path: Path) -> Tuple["_Tree", _Module]:
@@ -574,6 +575,31 @@ class _Tree:
         through the whole module, or through a module that imports it in turn."""
         # A module importing it from two of them, once.
         return {name: list(dict.fromkeys(self.where(m.path, line) for m, line in self.importing(target, name))) for name in names}
+
+    def constants_passed(self, target: _Module, syntax: Optional[ast.Module], names: Sequence[str]) -> Iterator[Tuple[str, str, Tuple[object, ...]]]:
+        """For each top-level function of ``names`` in ``target`` (its ``syntax``), and each of
+        its parameters, the constants other modules' calls give it: calls by the name their
+        ``from ... import`` binds, the argument by keyword or by position."""
+        functions = {node.name: node for node in (syntax.body if syntax is not None else ()) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        for name in names:
+            function = functions.get(name)
+            if function is None:
+                continue
+            positional = [arg.arg for arg in (*function.args.posonlyargs, *function.args.args)]
+            found: Dict[str, List[object]] = {}
+            for importer, _ in self.importing(target, name):
+                importer_syntax = self.syntax(importer.path)
+                bound = self._aliases(importer, target, name) | {name}
+                for call in ast.walk(importer_syntax) if importer_syntax is not None else ():
+                    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in bound):
+                        continue
+                    given = [(positional[index], arg) for index, arg in enumerate(call.args) if index < len(positional) and not isinstance(arg, ast.Starred)]
+                    given += [(keyword.arg, keyword.value) for keyword in call.keywords if keyword.arg is not None]
+                    for parameter, value in given:
+                        if isinstance(value, ast.Constant):
+                            found.setdefault(parameter, []).append(value.value)
+            for parameter, values in sorted(found.items()):
+                yield name, parameter, tuple(dict.fromkeys(values))
 
     def importing(self, target: _Module, name: str) -> List[Tuple[_Module, int]]:
         """(module, line) for each import of ``name`` from ``target``, or from a module that

@@ -73,9 +73,10 @@ parameter the Responses API names or shapes otherwise (`reasoning_effort`, `max_
 ## Fix safety
 Safe. The service rejects `max_output_tokens` below 16, so a limit below 16 blocks the call
 instead of producing a request that fails: a literal, or one the module spells out for the value
-(a constant it is bound to, the default of the parameter it is, or what the module's calls of
-that function pass). A limit the tool cannot read (from the command line, another module) is
-mapped as it is. `stream` and `stream_options` are migrated by
+(a constant it is bound to, the default of the parameter it is, what the module's calls of
+that function pass, or what other modules of the project pass where they call it by the name
+they import: `ask("Yes or no?", max_tokens=1)`). A limit the tool cannot read (from the command
+line, a variable of another module) is mapped as it is. `stream` and `stream_options` are migrated by
 `stream_loops`, together with the loop that reads the stream.
 """
 
@@ -234,7 +235,9 @@ def renamed(name, value, site):
         for limit, written in _limits(value, site.analysis):
             if 0 < limit < MIN_OUTPUT_TOKENS:  # Chat refuses a limit below 1 too: a `0` default is a "no limit" guarded elsewhere
                 written_as = f"`{name}={site.analysis.module.code_for_node(value)}`"
-                if written is not value:
+                if isinstance(written, cst.FunctionDef):
+                    written_as += f" may be `{limit}` (another module calls `{written.name.value}` with it), which"
+                elif written is not value:
                     line = site.analysis.nodes.positions[written].start.line
                     written_as += f" may be `{limit}` (line {line}), which"
                 return Block(f"{written_as} is below 16, the smallest `max_output_tokens` the Responses API accepts")
@@ -242,8 +245,9 @@ def renamed(name, value, site):
 
 
 def _limits(value: cst.BaseExpression, analysis) -> List[Tuple[int, cst.CSTNode]]:
-    """The integers the module spells out that ``value`` may hold, each with where it is
-    written: itself, what the names bound to it are assigned, and for a parameter its default
+    """The integers the project spells out that ``value`` may hold, each with where it is
+    written: itself, what the names bound to it are assigned, and for a parameter its default,
+    what other modules' calls of its (top-level) function give it (where: the function)
     and what this module's calls of its function pass (a limit held in a constant, or a
     function's ``max_tokens: int = 5``, reaches the request as surely as a literal does)."""
     found = []
@@ -252,10 +256,20 @@ def _limits(value: cst.BaseExpression, analysis) -> List[Tuple[int, cst.CSTNode]
             given = [made.default] if made.default is not None else []
             given += analysis.passed_by_every_call(made) or []
             made_values = [leaf for each in given for leaf in analysis.bindings.bound_values(each)]
+            function = analysis.nodes.enclosing(made, cst.FunctionDef)
+            found += [(limit, function) for limit in _passed_by_other_modules(made, analysis) if isinstance(limit, int)]
         else:
             made_values = [made]
         found += [(limit, leaf) for leaf in made_values for limit in [literal_int(leaf)] if limit is not None]
     return found
+
+
+def _passed_by_other_modules(param: cst.Param, analysis) -> Tuple[object, ...]:
+    """What other modules of the project give ``param`` of a top-level function where they call it."""
+    function = analysis.nodes.enclosing(param, cst.FunctionDef)
+    if function is None or analysis.nodes.parents.get(function) is not analysis.module:
+        return ()
+    return analysis.project.passed_by_other_modules(function.name.value, param.name.value)
 
 
 @RULE.parameter(*NESTED)
