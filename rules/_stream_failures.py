@@ -5,7 +5,10 @@ which the SDK raises ``APIError`` in the middle of the loop; a Responses stream 
 ``error`` or ``response.failed`` event, which the SDK hands to the loop like any other. A loop
 that picks out the text events would end as if the answer were complete, with the text so far.
 So every stream the rules migrate is read through a helper the module gains once, which raises
-``APIError`` on those events, as the Chat stream did, and passes the others on::
+``APIError`` on those events, as the Chat stream did, and passes the others on. It takes any
+iterable of events, as a function the stream is passed to may declare its parameter, and asks
+the stream for the request only when it fails: what the migration gives it is the SDK's
+``Stream``::
 
     for event in _stream_events(stream):
         if event.type == "response.output_text.delta":
@@ -27,20 +30,23 @@ from migrator.rule import Block, Import
 HELPER_NAME = "_stream_events"
 ASYNC_HELPER_NAME = "_stream_events_async"
 HELPER = '''\
-def _stream_events(stream: Stream[ResponseStreamEvent]) -> Iterator[ResponseStreamEvent]:
+def _stream_events(stream: Iterable[ResponseStreamEvent]) -> Iterator[ResponseStreamEvent]:
     """The events of a Responses stream; a failure raises `APIError`, as a Chat Completions stream did."""
     for event in stream:
         if event.type == "error":
-            raise APIError(event.message, stream.response.request, body=event.to_dict())
+            request = cast(Stream[ResponseStreamEvent], stream).response.request
+            raise APIError(event.message, request, body=event.to_dict())
         if event.type == "response.failed":
             error = event.response.error
             message = error.message if error is not None else "An error occurred during streaming"
-            raise APIError(message, stream.response.request, body=error.to_dict() if error is not None else None)
+            request = cast(Stream[ResponseStreamEvent], stream).response.request
+            raise APIError(message, request, body=error.to_dict() if error is not None else None)
         yield event
 '''
 ASYNC_HELPER = (
     HELPER.replace("def _stream_events(", "async def _stream_events_async(")
     .replace("Stream[", "AsyncStream[")
+    .replace("Iterable[", "AsyncIterable[")
     .replace("Iterator[", "AsyncIterator[")
     .replace("    for event in", "    async for event in")
 )
@@ -48,22 +54,28 @@ IMPORTS = (
     Import("openai", "APIError"),
     Import("openai", "Stream"),
     Import("openai.types.responses", "ResponseStreamEvent"),
+    Import("typing", "Iterable"),
     Import("typing", "Iterator"),
+    Import("typing", "cast"),
 )
 ASYNC_IMPORTS = (
     Import("openai", "APIError"),
     Import("openai", "AsyncStream"),
     Import("openai.types.responses", "ResponseStreamEvent"),
+    Import("typing", "AsyncIterable"),
     Import("typing", "AsyncIterator"),
+    Import("typing", "cast"),
 )
 
 # Where a name the helper annotates with may already come from, meaning the same.
-SAME_CLASSES = {Import("typing", "Iterator"): "collections.abc", Import("typing", "AsyncIterator"): "collections.abc"}
+SAME_CLASSES = {
+    Import("typing", name): "collections.abc" for name in ("Iterable", "Iterator", "AsyncIterable", "AsyncIterator")
+}
 
 Needs = Tuple[Tuple[Import, ...], Tuple[str, ...]]
 # How a module importing only `OpenAI` from openai starts once migrated: for rules' examples.
 EXAMPLE_HEADER = (
-    "from typing import Iterator\n\nfrom openai import APIError, OpenAI, Stream\n"
+    "from typing import Iterable, Iterator, cast\n\nfrom openai import APIError, OpenAI, Stream\n"
     f"from openai.types.responses import ResponseStreamEvent\n\n\n{HELPER}\n\n"
 )
 

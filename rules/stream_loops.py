@@ -47,15 +47,17 @@ Responses stream sends an `error` or `response.failed` event, which the SDK hand
 like any other: without the helper the loop would end as if the answer were complete.
 
 ```python
-def _stream_events(stream: Stream[ResponseStreamEvent]) -> Iterator[ResponseStreamEvent]:
+def _stream_events(stream: Iterable[ResponseStreamEvent]) -> Iterator[ResponseStreamEvent]:
     \"\"\"The events of a Responses stream; a failure raises `APIError`, as a Chat Completions stream did.\"\"\"
     for event in stream:
         if event.type == "error":
-            raise APIError(event.message, stream.response.request, body=event.to_dict())
+            request = cast(Stream[ResponseStreamEvent], stream).response.request
+            raise APIError(event.message, request, body=event.to_dict())
         if event.type == "response.failed":
             error = event.response.error
             message = error.message if error is not None else "An error occurred during streaming"
-            raise APIError(message, stream.response.request, body=error.to_dict() if error is not None else None)
+            request = cast(Stream[ResponseStreamEvent], stream).response.request
+            raise APIError(message, request, body=error.to_dict() if error is not None else None)
         yield event
 ```
 

@@ -1,22 +1,24 @@
 """Stream answers to a terminal and join others whole; the service fails partway through some
 of them, which the program reports with the text it had."""
 
-from typing import Iterator
+from typing import Iterable, Iterator, cast
 
 import openai
 from openai import APIError, OpenAI, Stream
 from openai.types.responses import ResponseStreamEvent
 
 
-def _stream_events(stream: Stream[ResponseStreamEvent]) -> Iterator[ResponseStreamEvent]:
+def _stream_events(stream: Iterable[ResponseStreamEvent]) -> Iterator[ResponseStreamEvent]:
     """The events of a Responses stream; a failure raises `APIError`, as a Chat Completions stream did."""
     for event in stream:
         if event.type == "error":
-            raise APIError(event.message, stream.response.request, body=event.to_dict())
+            request = cast(Stream[ResponseStreamEvent], stream).response.request
+            raise APIError(event.message, request, body=event.to_dict())
         if event.type == "response.failed":
             error = event.response.error
             message = error.message if error is not None else "An error occurred during streaming"
-            raise APIError(message, stream.response.request, body=error.to_dict() if error is not None else None)
+            request = cast(Stream[ResponseStreamEvent], stream).response.request
+            raise APIError(message, request, body=error.to_dict() if error is not None else None)
         yield event
 
 
