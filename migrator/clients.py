@@ -318,7 +318,7 @@ class _ClientProof:
         analysis = self.analysis
         if not analysis.flow.passes_values_through(function) or analysis.nodes.is_generator(function):
             return None
-        returns = [node for node in analysis.nodes.nodes_of(cst.Return) if analysis.nodes.enclosing(node, (cst.FunctionDef, cst.Lambda)) is function]
+        returns = analysis.nodes.returns_of(function)
         last = function.body.body[-1] if function.body.body else None
         ends_in_return = isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], (cst.Return, cst.Raise))
         returned = _all(

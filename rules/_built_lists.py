@@ -55,9 +55,7 @@ def returned_list(call: cst.Call, analysis: ModuleAnalysis) -> Optional[BuiltLis
     if calls is None:
         return None
     literals = []
-    for node in analysis.nodes.nodes_of(cst.Return):
-        if analysis.nodes.enclosing(node, (cst.FunctionDef, cst.Lambda)) is not function:
-            continue
+    for node in analysis.nodes.returns_of(function):
         if not isinstance(node.value, cst.List):
             return None
         literals.append(node.value)

@@ -238,7 +238,7 @@ def _returned_writes(
         return UnseenDict(f"`{name}` calls itself to make the dict it returns")
     if function.asynchronous is not None or flow.nodes.is_generator(function) or not flow.passes_values_through(function):
         return UnseenDict(f"`{name}` is asynchronous, a generator or decorated, so what it returns may not be the dict it builds")
-    returns = [node for node in flow.nodes.nodes_of(cst.Return) if flow.nodes.enclosing(node, (cst.FunctionDef, cst.Lambda)) is function]
+    returns = flow.nodes.returns_of(function)
     if not returns or any(node.value is None for node in returns):
         return UnseenDict(f"`{name}` does not return a dict on every path")
     writes: List[KeyWrite] = []

@@ -83,6 +83,10 @@ class Nodes:
             node = self.parents.get(node)
         return node
 
+    def returns_of(self, function: cst.FunctionDef) -> List[cst.Return]:
+        """The ``return`` statements of ``function`` itself (not of the functions it defines)."""
+        return [node for node in self.nodes_of(cst.Return) if self.enclosing(node, (cst.FunctionDef, cst.Lambda)) is function]
+
     def enclosing_statement(self, node: cst.CSTNode) -> cst.CSTNode:
         while not isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
             node = self.parents[node]
