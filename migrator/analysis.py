@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
+from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -28,6 +28,9 @@ from migrator.semantic.flow import ValueFlow
 from migrator.semantic.imports import Imports
 from migrator.semantic.nodes import Nodes
 from migrator.shapes import STRING_NODES, chain_root
+
+if TYPE_CHECKING:
+    from migrator.rule import Import
 
 # Where the SDK keeps the Chat Completions types, and the Chat-only shapes it keeps elsewhere
 # (the nested json_schema response format).
@@ -232,6 +235,20 @@ class ModuleAnalysis:
             foreign=lambda expr: is_openai_client(expr, self),
         )
         self._request_dicts: Dict[cst.Call, Union[BuiltDict, UnseenDict, None]] = {}
+
+    def helper_conflict(self, where: cst.CSTNode, name: str, definition: str, imports: Sequence["Import"] = ()) -> Optional[str]:
+        """The first name a helper the engine adds to the module (``definition``, which defines
+        ``name`` and needs ``imports``) would take from something else at ``where``; None when
+        each is free there, or already means what the helper needs."""
+        for each in imports:
+            bound = each.alias or each.name
+            if not self.imports.can_import(bound, f"{each.module}.{each.name}", where):
+                return bound
+        scope = self.bindings.scopes.get(where)
+        defined = scope[name] if scope is not None else ()
+        if any(self.module.code_for_node(binding.node).strip() != definition.strip() for binding in defined):
+            return name
+        return None
 
     def request_dict(self, call: cst.Call) -> Union[BuiltDict, UnseenDict, None]:
         """What the dicts ``call`` unpacks hold together (see ``migrator.semantic.dicts``), asked

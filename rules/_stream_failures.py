@@ -83,17 +83,19 @@ EXAMPLE_HEADER = (
 def helper_needs(analysis: ModuleAnalysis, where: cst.CSTNode, asynchronous: bool) -> Union[Needs, Block]:
     """The imports and the definition a stream read at ``where`` through the helper needs."""
     name, helper, imports = (ASYNC_HELPER_NAME, ASYNC_HELPER, ASYNC_IMPORTS) if asynchronous else (HELPER_NAME, HELPER, IMPORTS)
-    needed = []
-    for each in imports:
-        if analysis.imports.can_import(each.name, f"{each.module}.{each.name}", where):
-            needed.append(each)
-        elif not analysis.imports.can_import(each.name, f"{SAME_CLASSES.get(each, '')}.{each.name}", where):
-            return Block(f"the stream's events are read through a helper that needs the name `{each.name}`, which this module uses for something else")
-    scope = analysis.bindings.scopes.get(where)
-    defined = scope[name] if scope is not None else ()
-    if any(analysis.module.code_for_node(binding.node).strip() != helper.strip() for binding in defined):
-        return Block(f"the stream's events are read through a helper named `{name}`, a name this module uses for something else")
-    return tuple(needed), (helper,)
+    needed = tuple(each for each in imports if not _imported_otherwise(analysis, each, where))
+    taken = analysis.helper_conflict(where, name, helper, needed)
+    if taken is not None:
+        return Block(f"the stream's events are read through a helper that needs the name `{taken}`, which this module uses for something else")
+    return needed, (helper,)
+
+
+def _imported_otherwise(analysis: ModuleAnalysis, needed: Import, where: cst.CSTNode) -> bool:
+    """Is the name ``needed`` binds already an import of the same class from elsewhere
+    (``Iterator`` from collections.abc), which serves the helper as well?"""
+    same = SAME_CLASSES.get(needed)
+    can_import = analysis.imports.can_import
+    return same is not None and not can_import(needed.name, f"{needed.module}.{needed.name}", where) and can_import(needed.name, f"{same}.{needed.name}", where)
 
 
 def events_of(stream: cst.BaseExpression, asynchronous: bool) -> cst.Call:

@@ -135,7 +135,7 @@ def refusal(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block, None]:
     if response is None:
         return Block(f"the refusal helper needs the name `{RESPONSE_NAMES[0]}` or `{RESPONSE_NAMES[1]}`, and this module uses both for something else")
     helper = HELPER.replace("response: Response", f"response: {response}")
-    taken = _name_taken(use, site, helper)
+    taken = analysis.helper_conflict(use.base, HELPER_NAME, helper, (OPTIONAL_IMPORT,))
     if taken is not None:
         return Block(f"the refusal helper needs the name `{taken}`, which this module uses for something else")
     imports = (Import("openai.types.responses", "Response", alias=None if response == "Response" else response), OPTIONAL_IMPORT)
@@ -221,15 +221,3 @@ def _parens(site: CallSite, read: cst.CSTNode, side: str = "("):
     if isinstance(site.analysis.nodes.parents.get(read), cst.If):
         return ()
     return (cst.LeftParen(),) if side == "(" else (cst.RightParen(),)
-
-
-def _name_taken(use: ResultUse, site: CallSite, helper: str) -> Optional[str]:
-    """A name the helper needs that already means something else where it is used."""
-    analysis = site.analysis
-    if not analysis.imports.can_import(OPTIONAL_IMPORT.name, f"{OPTIONAL_IMPORT.module}.{OPTIONAL_IMPORT.name}", use.base):
-        return OPTIONAL_IMPORT.name
-    scope = analysis.bindings.scopes.get(use.base)
-    helpers = scope[HELPER_NAME] if scope is not None else ()
-    if any(analysis.module.code_for_node(binding.node).strip() != helper.strip() for binding in helpers):
-        return HELPER_NAME
-    return None

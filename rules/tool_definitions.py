@@ -166,11 +166,7 @@ def _converted_where_sent(name: str, value: cst.BaseExpression, site: CallSite) 
     ``pydantic_function_tool`` attaches to its tools: a converted copy has none.)"""
     analysis = site.analysis
     original = site.argument(name).value
-    if not analysis.imports.can_import(ANY.name, f"{ANY.module}.{ANY.name}", original):
-        return None
-    scope = analysis.bindings.scopes.get(original)
-    defined = scope[HELPER_NAME] if scope is not None else ()
-    if any(analysis.module.code_for_node(binding.node).strip() != HELPER.strip() for binding in defined):
+    if analysis.helper_conflict(original, HELPER_NAME, HELPER, (ANY,)) is not None:
         return None
     needs = UseRewrite(target=original, build=lambda updated: updated, add_imports=(ANY,), add_definitions=(HELPER,))
     converted = cst.Call(func=cst.Name(HELPER_NAME), args=[cst.Arg(value)])
