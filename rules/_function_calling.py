@@ -19,6 +19,7 @@ from typing import Dict, List, Optional, Sequence, Set, Union
 import libcst as cst
 
 from migrator.analysis import CallSite
+from migrator.semantic.branches import always_leaves
 from migrator.rule import Block, UseRewrite
 from migrator.shapes import (
     chain_root_name,
@@ -38,7 +39,7 @@ from migrator.rules._streaming import chain_of
 # Every function call of a Response, and whether there is one. ``{base}`` is the Response.
 FUNCTION_CALLS = '[item for item in {base}.output if item.type == "function_call"]'
 FINISH_REASON = ("choices", 0, "finish_reason")  # what a response ended for
-TOOL_CALLS_PATH = ("choices", 0, "message", "tool_calls")  # the calls a response asks for
+TOOL_CALLS = ("choices", 0, "message", "tool_calls")  # the calls a response asks for
 HAS_FUNCTION_CALL = 'any(item.type == "function_call" for item in {base}.output)'
 
 FUNCTION_KEYS = frozenset({"name", "description", "parameters", "strict"})
@@ -373,12 +374,10 @@ def _tests_calls(test: cst.BaseExpression, tests: Set[cst.CSTNode], present: boo
 def _leaves_when(statement: cst.CSTNode, tests: Set[cst.CSTNode], present: bool) -> bool:
     """``if message.tool_calls: ...`` (``present``) or ``if not message.tool_calls: ...``, with no
     ``else``, ending in ``continue`` / ``break`` / ``return`` / ``raise``."""
-    if not (isinstance(statement, cst.If) and statement.orelse is None and _tests_calls(statement.test, tests, present=present)):
-        return False
-    last = statement.body.body[-1]
-    if isinstance(last, cst.SimpleStatementLine):
-        last = last.body[-1]
-    return isinstance(last, (cst.Continue, cst.Break, cst.Return, cst.Raise))
+    return (
+        isinstance(statement, cst.If) and statement.orelse is None and _tests_calls(statement.test, tests, present=present)
+        and always_leaves(statement.body)
+    )
 
 
 def _rebinds_when_calls(statement: cst.CSTNode, tests: Set[cst.CSTNode], name: str) -> bool:
@@ -418,7 +417,7 @@ def _loops_while_calls(statement: cst.CSTNode, name: str) -> bool:
     if not isinstance(statement, cst.While) or statement.orelse is not None:
         return False
     test = statement.test
-    if chain_of(test) != (name, TOOL_CALLS_PATH):
+    if chain_of(test) != (name, TOOL_CALLS):
         if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.Equal)):
             return False
         if literal_string(test.comparisons[0].comparator) != "tool_calls" or chain_of(test.left) != (name, FINISH_REASON):

@@ -59,7 +59,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from migrator.semantic.flow import CALL
-from migrator.rules._function_calling import content_may_be_none
+from migrator.rules._function_calling import content_may_be_none, is_truth_test
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rewrite, Rule, UseRewrite
 from migrator.shapes import USAGE_FIELDS
@@ -129,7 +129,7 @@ def field(use, site):
             return UseRewrite(target=use.node_at(len(ROLE)), build=lambda updated: cst.SimpleString(f"{quote}assistant{quote}"))
     if use.path == ("usage",) and _is_truth_or_none_test(use):
         return use.replace(1, "{base}.usage")
-    if not use.path and _is_truth_operand(use.outer, site.analysis.nodes):
+    if not use.path and is_truth_test(use.outer, site.analysis):
         return UseRewrite(target=use.outer, build=lambda updated: updated)  # a model object: true on either API
     if use.path == ("choices",):
         settled = _settled_guard(use, site)
@@ -157,7 +157,7 @@ def _settled_guard(use, site) -> Optional[UseRewrite]:
     parent = nodes.parents.get(read)
     if isinstance(parent, cst.IfExp) and parent.test is read:
         return UseRewrite(target=parent, build=lambda updated: updated.body)
-    if isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.And) and _is_test(parent, nodes):
+    if isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.And) and is_truth_test(parent, site.analysis):
         other = "right" if parent.left is read else "left"
         return UseRewrite(target=parent, build=lambda updated: getattr(updated, other))
     negated = isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not)
@@ -168,22 +168,6 @@ def _settled_guard(use, site) -> Optional[UseRewrite]:
     if not negated:
         return UseRewrite(target=statement, build=lambda updated: cst.FlattenSentinel(updated.body.body))
     return UseRewrite(target=statement, build=_what_runs_instead)
-
-
-def _is_truth_operand(node: cst.CSTNode, nodes) -> bool:
-    """Is ``node`` read only for its truth: a test, or an operand of ``and`` / ``not`` in one?"""
-    parent = nodes.parents.get(node)
-    if isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.And):
-        return _is_test(parent, nodes) or _is_truth_operand(parent, nodes)
-    if isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not):
-        return True
-    return _is_test(node, nodes)
-
-
-def _is_test(node: cst.CSTNode, nodes) -> bool:
-    """Is ``node`` read only for its truth: the test of an ``if``, a conditional or a loop?"""
-    parent = nodes.parents.get(node)
-    return isinstance(parent, (cst.If, cst.IfExp, cst.While)) and parent.test is node
 
 
 def _is_statement(node: cst.If, nodes) -> bool:

@@ -66,6 +66,7 @@ from migrator.analysis import CallSite
 from migrator.semantic.flow import ResultUse
 from migrator.rules._function_calling import (
     FUNCTION_CALLS,
+    TOOL_CALLS,
     assigned_name,
     is_or_empty,
     is_truth_test,
@@ -80,7 +81,6 @@ from migrator.rules._chat_types import isinstance_test
 from migrator.rules._shown import is_shown
 from migrator.shapes import one_line
 
-TOOL_CALLS = ("choices", 0, "message", "tool_calls")
 # A Chat tool call's fields -> the function_call item's.
 FIELDS = {("id",): "call_id", ("function", "name"): "name", ("function", "arguments"): "arguments"}
 # A tool call's class -> the function_call item's, for ``isinstance(call, ...)``: every call a

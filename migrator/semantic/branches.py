@@ -58,7 +58,7 @@ def truth_where(nodes: Nodes, bindings: Bindings, condition: cst.BaseExpression,
         if isinstance(parent, (cst.IndentedBlock, cst.Module)):
             earlier = parent.body[: parent.body.index(child)]
             for sibling in reversed(earlier):
-                if isinstance(sibling, cst.If) and sibling.orelse is None and _always_leaves(sibling.body):
+                if isinstance(sibling, cst.If) and sibling.orelse is None and always_leaves(sibling.body):
                     opposite = tested(sibling)
                     if opposite is not None:
                         return opposite  # ``node`` runs only where the test was false
@@ -66,7 +66,7 @@ def truth_where(nodes: Nodes, bindings: Bindings, condition: cst.BaseExpression,
     return None
 
 
-def _always_leaves(body: cst.BaseSuite) -> bool:
+def always_leaves(body: cst.BaseSuite) -> bool:
     """Does ``body`` end by leaving the block it is in (``return``, ``raise``, ``continue``,
     ``break``), whichever way it runs?"""
     last = body.body[-1] if body.body else None
