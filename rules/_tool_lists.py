@@ -88,7 +88,7 @@ def _passed_lists(name: cst.Name, site: CallSite) -> Optional[Tuple[cst.List, ..
     annotation = bindings[0].node.annotation
     if annotation is not None and analysis.chat_type_references(annotation.annotation):
         return None  # typed with Chat's tool types, which the flat tools would not match
-    if [read for read in analysis.bindings.reads_of(bindings[0])] != [name]:
+    if analysis.bindings.reads_of(bindings[0]) != [name]:
         return None  # read elsewhere too: that code would see the flat tools
     passed = analysis.passed_by_every_call(bindings[0].node)
     if passed is None or not all(isinstance(each, cst.List) for each in passed):

@@ -18,7 +18,9 @@ requires in the `input` messages only, so there the system message stays one:
   history joined so is sent whole: a tool loop may add the model's turns to it); a message held
   in a name bound once to a plain message (`[SYSTEM] + history`, `SYSTEM = {"role": "system",
   "content": "..."}`) and read only in lists is sent as it is, also in a call that can use tools;
-- `messages` given as an expression (a variable, a function call) is passed as `input=` as it is.
+- `messages` given as an expression (a variable, a function call) is passed as `input=` as it is;
+- a message built with a Chat type's constructor from a role and a text
+  (`ChatCompletionUserMessageParam(role="user", content=q)`) is built as `EasyInputMessageParam`.
 
 ## Why
 `responses.create` has no `messages` parameter (`Unsupported parameter: 'messages'`). Its
@@ -52,9 +54,16 @@ unchanged: it must hold only system / developer / user / assistant messages with
 content, which is what the Responses API accepts (the type checker tells you if its declared
 type says otherwise); in a call that can use tools, one the tool cannot see into is reported.
 A list built by a function of the module (`messages=build_messages(q)`) or copied from a
-constant is checked like a history, and passed as it is. A message whose content is a name the
-tool sees bound to a list (`parts = [{"type": "text", ...}, ...]`, then `"content": parts`)
-holds Chat content parts the tool does not convert there: it is reported.
+constant is checked like a history, and passed as it is. A message whose content may be a list
+made where the message is not written holds Chat content parts the tool does not convert there:
+it is reported. The content may be such a list where it is a name a list reaches (`parts =
+[{"type": "text", ...}, ...]`, then `"content": parts`), a parameter annotated as a sequence or
+given a list by a call of the module, or what a function of the module returns where it is
+annotated so or returns a list (`"content": build_content(path)`); a value the tool cannot see
+into (another module's function, a parameter no call of the module gives) is taken for text, as
+prompts are. So is a name in the list holding a message the conversion would change (`messages=
+[PHOTO]`, `PHOTO` a message with parts or a `name`), and a constructor's message with anything
+but a role and a text.
 """
 
 from functools import partial
@@ -443,11 +452,7 @@ def _may_hold_parts(content: cst.BaseExpression, site, depth: int = 0) -> bool:
 def _returns_a_container(function: cst.FunctionDef, site, depth: int) -> bool:
     if function.returns is not None and _names_a_sequence(function.returns.annotation):
         return True
-    nodes = site.analysis.nodes
-    returned = [
-        node.value for node in walk(function.body)
-        if isinstance(node, cst.Return) and node.value is not None and nodes.enclosing(node, (cst.FunctionDef, cst.Lambda)) is function
-    ]
+    returned = [node.value for node in site.analysis.nodes.returns_of(function) if node.value is not None]
     return any(_may_hold_parts(value, site, depth + 1) for value in returned)
 
 

@@ -247,9 +247,9 @@ def renamed(name, value, site):
 def _limits(value: cst.BaseExpression, analysis) -> List[Tuple[int, cst.CSTNode]]:
     """The integers the project spells out that ``value`` may hold, each with where it is
     written: itself, what the names bound to it are assigned, and for a parameter its default,
-    what other modules' calls of its (top-level) function give it (where: the function)
-    and what this module's calls of its function pass (a limit held in a constant, or a
-    function's ``max_tokens: int = 5``, reaches the request as surely as a literal does)."""
+    what this module's calls of its function pass, and what other modules' calls of it pass
+    (written there: the function stands for where). A limit held in a constant, or a function's
+    ``max_tokens: int = 5``, reaches the request as surely as a literal does."""
     found = []
     for made in analysis.bindings.bound_values(value):
         if isinstance(made, cst.Param):
@@ -257,16 +257,16 @@ def _limits(value: cst.BaseExpression, analysis) -> List[Tuple[int, cst.CSTNode]
             given += analysis.passed_by_every_call(made) or []
             made_values = [leaf for each in given for leaf in analysis.bindings.bound_values(each)]
             function = analysis.nodes.enclosing(made, cst.FunctionDef)
-            found += [(limit, function) for limit in _passed_by_other_modules(made, analysis) if isinstance(limit, int)]
+            found += [(limit, function) for limit in _passed_by_other_modules(made, function, analysis) if type(limit) is int]
         else:
             made_values = [made]
         found += [(limit, leaf) for leaf in made_values for limit in [literal_int(leaf)] if limit is not None]
     return found
 
 
-def _passed_by_other_modules(param: cst.Param, analysis) -> Tuple[object, ...]:
-    """What other modules of the project give ``param`` of a top-level function where they call it."""
-    function = analysis.nodes.enclosing(param, cst.FunctionDef)
+def _passed_by_other_modules(param: cst.Param, function: Optional[cst.FunctionDef], analysis) -> Tuple[object, ...]:
+    """What other modules of the project give ``param`` of ``function`` where they call it, when
+    it is a top-level function."""
     if function is None or analysis.nodes.parents.get(function) is not analysis.module:
         return ()
     return analysis.project.passed_by_other_modules(function.name.value, param.name.value)
