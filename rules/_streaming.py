@@ -297,7 +297,7 @@ class EmptyText:
             if isinstance(value, cst.Name) and value.value in self.accumulated:
                 self.repeats.append(small)
                 return True
-            joined = _joined_list(value)
+            joined = joined_list(value)
             if joined is not None and f"{code_of(joined)}{JOINED}" in self.accumulated:
                 self.repeats.append(small)  # ``yield "".join(parts)``: the text so far, again
                 return True
@@ -400,7 +400,7 @@ class EmptyText:
         )
 
 
-def _joined_list(node: Optional[cst.BaseExpression]) -> Optional[cst.BaseExpression]:
+def joined_list(node: Optional[cst.BaseExpression]) -> Optional[cst.BaseExpression]:
     """The list ``"".join(parts)`` joins with nothing between."""
     if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "join"):
         return None

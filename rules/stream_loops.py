@@ -131,7 +131,7 @@ from migrator.semantic.branches import negated_name, truth_where
 from migrator.semantic.flow import CALL
 from migrator.rules._chunk_loops import TEXT_PATHS, ChunkLoop, includes_usage, is_streamed, never_streamed
 from migrator.rules._stream_failures import EXAMPLE_HEADER, events_of, helper_needs
-from migrator.rules._streaming import chain_of
+from migrator.rules._streaming import chain_of, joined_list
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, NewArgument, Rewrite, Rule, UseRewrite
 from migrator.shapes import code_of, dict_entries, is_constant, literal_string, one_line
@@ -285,12 +285,8 @@ def _joined_texts(use, site) -> Union[cst.GeneratorExp, cst.ListComp, None]:
         return None
     if chain_of(element.left) != (comp_for.target.value, TEXT_PATHS.get(site.kind)):
         return None
-    arg = site.analysis.nodes.parents.get(comprehension)
-    call = site.analysis.nodes.parents.get(arg)
-    if not (isinstance(arg, cst.Arg) and arg.keyword is None and not arg.star and isinstance(call, cst.Call) and len(call.args) == 1):
-        return None
-    joins = isinstance(call.func, cst.Attribute) and call.func.attr.value == "join" and literal_string(call.func.value) == ""
-    return comprehension if joins else None
+    call = site.analysis.nodes.parents.get(site.analysis.nodes.parents.get(comprehension))
+    return comprehension if joined_list(call) is comprehension else None
 
 
 def _joined_deltas(comprehension: Union[cst.GeneratorExp, cst.ListComp]) -> cst.BaseExpression:
