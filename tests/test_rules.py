@@ -9,6 +9,7 @@ import pytest
 from migrator.engine import transform_source
 from migrator.model import Confidence, Options
 from migrator.registry import all_rules
+from migrator.rules import _stream_failures as stream_failures, refusal, tool_definitions
 
 RULES = all_rules()
 EXAMPLES = [
@@ -39,6 +40,16 @@ def test_rule_documentation_has_every_heading_in_order(rule):
     positions = [rule.doc.find(heading) for heading in HEADINGS]
     assert -1 not in positions, f"{rule.id}: missing {HEADINGS[positions.index(-1)]}"
     assert positions == sorted(positions)
+
+
+@pytest.mark.parametrize(
+    "rule_id, helper",
+    [("refusal", refusal.HELPER), ("stream_loops", stream_failures.HELPER), ("tool_definitions", tool_definitions.HELPER)],
+)
+def test_a_rule_shows_the_helper_it_adds_as_it_adds_it(rule_id, helper):
+    """The docs show the helper a rule adds to a module; written there by hand, they must not
+    drift from the code that adds it."""
+    assert helper in RULES[rule_id].doc
 
 
 @pytest.mark.parametrize("rule", RULES.values(), ids=list(RULES))
