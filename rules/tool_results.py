@@ -135,10 +135,7 @@ def response_message(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block,
             "response is bound again"
         )
     if container is None and use.path == RESPONSE_MESSAGE and is_shown(use.outer, site):
-        return Block(
-            f"the message `{use.code}` is shown whole, and a Response has no message object: show `output_text`,"
-            " or the output items, instead"
-        )
+        return None  # the rule for what is shown whole decides
     if container is None:
         return Block(f"the message `{use.code}` is used other than by adding it to a history the tool can follow")
     context, history = container

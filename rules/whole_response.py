@@ -1,12 +1,14 @@
 """
 ## What it does
 Reports a response shown whole, printed, logged or put in an f-string, as itself or serialised
-(`model_dump()`, `model_dump_json()`, `to_json()`, `to_dict()`), its `usage` too; with
-`--unsafe-fixes` the call migrates and the line shows the Response instead.
+(`model_dump()`, `model_dump_json()`, `to_json()`, `to_dict()`), its `usage` and its message
+(`resp.choices[0].message`) too; with `--unsafe-fixes` the call migrates and the line shows the
+Response instead, its usage, or its output items (`resp.output`) for the message.
 
 ## Why
 A `Response` has other fields than a `ChatCompletion` (`output`, not `choices`; `input_tokens`,
-not `prompt_tokens`), so what such a line shows changes. Nothing reads what it shows but a
+not `prompt_tokens`), and no message object: what the model said is a list of output items (a
+message, a function call, a reasoning summary), so what such a line shows changes. Nothing reads what it shows but a
 person, so the program otherwise behaves the same; the tool cannot know whether that person,
 or a test comparing logs, relies on the old text.
 
@@ -14,14 +16,17 @@ or a test comparing logs, relies on the old text.
 ```python
 completion = client.chat.completions.create(model="gpt-4o-mini", messages=msgs)
 print(completion)
+print(completion.choices[0].message)
 print(completion.choices[0].message.content)
 ```
 
 ## Use instead
 ```python
 # migrator: `completion` now shows the fields of a Response
+# migrator: `completion.choices[0].message` is now `completion.output`: it shows the output items of a Response
 completion = client.responses.create(model="gpt-4o-mini", input=msgs)
 print(completion)
+print(completion.output)
 print(completion.output_text)
 ```
 
@@ -37,9 +42,10 @@ from typing import Union
 from migrator.analysis import CallSite
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rewrite, Rule
+from migrator.rules._history import RESPONSE_MESSAGE
 from migrator.rules._shown import is_shown
 from migrator.semantic.flow import CALL, ResultUse
-from migrator.shapes import one_line
+from migrator.shapes import code_of, one_line
 
 SERIALISERS = frozenset({"model_dump", "model_dump_json", "to_json", "to_dict"})
 
@@ -74,12 +80,28 @@ RULE = Rule(
             ),
             options=("unsafe_fixes",),
         ),
+        Example(
+            before=(
+                "import openai\n"
+                'completion = openai.chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": "Hi"}])\n'
+                "print(completion.choices[0].message)\n"
+            ),
+            after=(
+                "import openai\n"
+                "# migrator: `completion.choices[0].message` is now `completion.output`: it shows the output items of a Response\n"
+                'completion = openai.responses.create(model="gpt-4o-mini", input="Hi")\n'
+                "print(completion.output)\n"
+            ),
+            options=("unsafe_fixes",),
+        ),
     ],
 )
 
 
 @RULE.result_use
 def shown_whole(use: ResultUse, site: CallSite) -> Union[Block, None]:
+    if use.path == RESPONSE_MESSAGE:
+        return _message_shown(use, site)
     path = use.path[1:] if use.path[:1] == ("usage",) else use.path
     if path and not (len(path) == 2 and path[0] in SERIALISERS and path[1] == CALL):
         return None
@@ -92,3 +114,14 @@ def shown_whole(use: ResultUse, site: CallSite) -> Union[Block, None]:
     reason = f"`{code}` shows the response's fields as they are, and a Response has other fields"
     return Block(reason, unsafe=Rewrite(note=f"`{code}` now shows the fields of a Response"))
 
+
+
+def _message_shown(use: ResultUse, site: CallSite) -> Union[Block, None]:
+    """``print(resp.choices[0].message)``: the output items are what the model said."""
+    if not is_shown(use.outer, site):
+        return None
+    code = one_line(use.code)
+    reason = f"the message `{code}` is shown whole, and a Response has no message object: show `output_text`, or the output items, instead"
+    shown = use.replace(len(use.path), "{base}.output")
+    note = f"`{code}` is now `{one_line(code_of(use.base))}.output`: it shows the output items of a Response"
+    return Block(reason, unsafe=Rewrite(note=note, elsewhere=(shown,)))
