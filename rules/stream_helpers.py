@@ -15,6 +15,12 @@ over its events and the final result:
 
 `stream.until_done()` and `stream.close()` are the same on both.
 
+Where the final completion is not read, the call becomes `client.responses.create(...,
+stream=True)`, also a context manager, and the loop reads its events through the module's
+`_stream_events` helper (see `stream_loops`): the Responses helper hands a failure partway
+through (an `error` or `response.failed` event) to the loop like any other event, where the
+Chat helper raised `APIError`, and only `get_final_response()` raises then.
+
 ## Why
 The Chat helper's events and its `ParsedChatCompletion` do not exist on the Responses side;
 `client.responses.stream(...)` is the same kind of context manager, with typed events and
@@ -40,6 +46,15 @@ with client.responses.stream(model="gpt-4o-mini", input=msgs) as stream:
 print(completion.output_text)
 ```
 
+and, with no final completion read:
+
+```python
+with client.responses.create(model="gpt-4o-mini", input=msgs, stream=True) as stream:
+    for event in _stream_events(stream):
+        if event.type == "response.output_text.delta":
+            print(event.delta, end="")
+```
+
 ## Fix safety
 Safe for the events and fields above. The loop body must test the event type in every
 statement (`if` / `elif` on `event.type == "..."`, no `else`): other statements would run once
@@ -47,7 +62,10 @@ per event, and the two helpers send different events. The Chat helper sends a
 `content.delta` (and a first `tool_calls.function.arguments.delta`) with an empty delta that the
 Responses stream does not send, so those branches must do nothing for an empty delta (see
 `stream_loops`: `print(event.delta, end="")`, `text += event.delta`, or a test that the delta is
-not empty). An answer cut short (by `max_tokens`, or the content filter) makes both
+not empty). A failure partway through raises in both programs only if nothing runs between the
+loop and `get_final_completion()` (the Responses helper raises a `RuntimeError` there, where the
+Chat helper raised `APIError` in the loop); without a final completion, `until_done()` and the
+events' `snapshot` (which only the Responses helper keeps) are reported. An answer cut short (by `max_tokens`, or the content filter) makes both
 `get_final_completion()` and `get_final_response()` raise, with different exceptions: a call
 inside `try` is reported. With `response_format` or strict tools (or tools the tool cannot read)
 the Chat helper already raises while iterating such an answer, where the loop over a Responses
@@ -63,8 +81,9 @@ import libcst as cst
 
 from migrator.semantic.flow import CALL
 from migrator.model import FixSafety
-from migrator.rule import Block, Example, Follow, Retarget, Rule, UseRewrite
+from migrator.rule import Block, Example, Follow, NewArgument, Retarget, Rule, UseRewrite
 from migrator.shapes import code_of, dict_entries, is_constant, literal_string, one_line, string_like
+from migrator.rules._stream_failures import EXAMPLE_HEADER, events_of, helper_needs
 from migrator.rules._streaming import STRING, EmptyText, if_chain, is_inside, spelled_names
 
 # Chat helper event -> (Responses event, {Chat field: Responses field}).
@@ -117,6 +136,24 @@ RULE = Rule(
                 "client = OpenAI()\n"
                 'with client.chat.completions.stream(model="gpt-4o-mini", messages=m) as stream:\n'
                 "    for event in stream:\n"
+                '        if event.type == "content.delta":\n'
+                '            print(event.delta, end="")\n'
+            ),
+            after=(
+                f"{EXAMPLE_HEADER}"
+                "client = OpenAI()\n"
+                'with client.responses.create(model="gpt-4o-mini", input=m, stream=True) as stream:\n'
+                "    for event in _stream_events(stream):\n"
+                '        if event.type == "response.output_text.delta":\n'
+                '            print(event.delta, end="")\n'
+            ),
+        ),
+        Example(
+            before=(
+                "from openai import OpenAI\n"
+                "client = OpenAI()\n"
+                'with client.chat.completions.stream(model="gpt-4o-mini", messages=m) as stream:\n'
+                "    for event in stream:\n"
                 '        if event.type == "chunk":\n'
                 "            print(event.chunk.id)\n"
             ),
@@ -128,7 +165,16 @@ RULE = Rule(
 
 @RULE.call("chat.completions.stream")
 def stream_helper(site):
-    return Retarget("responses.stream")
+    # The Responses helper hands a failure to the loop as an event, where the Chat helper
+    # raised `APIError`; only the final response then raises. Without one, the stream itself
+    # is read, through the helper that raises as the Chat helper did (see `_event_loop`).
+    if _final_response_read(site):
+        return Retarget("responses.stream")
+    return Retarget("responses.create", added=(NewArgument("stream", cst.Name("True")),))
+
+
+def _final_response_read(site) -> bool:
+    return any(use.path == FINAL for use in site.analysis.flow.trace_result(site.call).uses)
 
 
 @RULE.result_use
@@ -140,6 +186,8 @@ def helper_use(use, site):
     if use.path == FINAL:
         return _final_response(use, site)
     if len(use.path) == 2 and use.path[0] in SAME_METHODS and use.path[1] == CALL:
+        if use.path[0] == "until_done" and not _final_response_read(site):
+            return Block(f"`{one_line(use.code)}` would end quietly where the Chat helper raised `APIError` on a failure partway through")
         return UseRewrite(target=use.outer, build=lambda node: node)
     return Block(f"the stream is used as `{one_line(use.code)}`, which has no equivalent on a Responses stream")
 
@@ -166,12 +214,52 @@ def _event_loop(loop: cst.For, site) -> Union[UseRewrite, Block]:
             f"with {parsed}, the Chat helper raises while iterating an answer cut short, where the loop"
             " over a Responses stream runs to the end"
         )
-    events = _EventLoop(loop, site.analysis)
-    problem = events.check()
+    final = _final_response_read(site)
+    events = _EventLoop(loop, site.analysis, helper=final)
+    problem = events.check() or (_failure_skipped_after(loop, site) if final else None)
     if problem is not None:
         return Block(problem)
-    # The loop itself stays; its event types and fields are renamed where they are read.
-    return UseRewrite(target=loop, build=lambda node: node, more=tuple(events.renames))
+    if final:  # the loop itself stays; its event types and fields are renamed where they are read
+        return UseRewrite(target=loop, build=lambda node: node, more=tuple(events.renames))
+    asynchronous = loop.asynchronous is not None
+    needs = helper_needs(site.analysis, loop, asynchronous)
+    if isinstance(needs, Block):
+        return needs
+    more = list(events.renames)
+    if asynchronous:  # the asynchronous `create` is a coroutine, where the helper was a context manager
+        item = site.analysis.nodes.parents.get(site.call)
+        if not isinstance(item, cst.WithItem):
+            return Block("the asynchronous helper is entered other than by `async with` on the call itself")
+        more.append(UseRewrite(target=item, build=lambda node: node.with_changes(item=cst.Await(node.item))))
+
+    def build(updated: cst.For) -> cst.For:
+        return updated.with_changes(iter=events_of(updated.iter, asynchronous))
+
+    return UseRewrite(target=loop, build=build, add_imports=needs[0], add_definitions=needs[1], more=tuple(more))
+
+
+def _failure_skipped_after(loop: cst.For, site) -> Optional[str]:
+    """Where the Chat helper raised in the loop, the Responses helper raises (a `RuntimeError`)
+    only when the final response is asked for: nothing may run in between."""
+    nodes = site.analysis.nodes
+    statement: cst.CSTNode = loop
+    while True:
+        block = nodes.parents[statement]
+        following = block.body[block.body.index(statement) + 1 :] if isinstance(block, cst.IndentedBlock) else None
+        if following:
+            break
+        owner = nodes.parents.get(block)
+        if not (isinstance(owner, cst.With) and following is not None):
+            following = None
+            break
+        statement = owner  # leaving the `with` only closes the stream
+    finals = [use.chain[1] for use in site.analysis.flow.trace_result(site.call).uses if use.path == FINAL]
+    if following and any(nodes.within(call, following[0]) for call in finals):
+        return None
+    return (
+        "the Responses helper hands a failure partway through to the loop as an event, where the Chat helper raised"
+        " `APIError`, and raises only when `get_final_response()` is called: call it right after the loop"
+    )
 
 
 def _may_be_strict(site) -> bool:
@@ -196,9 +284,10 @@ def _may_be_strict(site) -> bool:
 class _EventLoop:
     """``for event in stream:`` over the Chat helper: every statement an ``if`` on the event type."""
 
-    def __init__(self, loop: cst.For, analysis) -> None:
+    def __init__(self, loop: cst.For, analysis, helper: bool) -> None:
         self.loop = loop
         self.analysis = analysis
+        self.helper = helper  # over the Responses helper's events, not the stream's own
         self.renames: List[UseRewrite] = []  # of the event types compared with, and of the fields read
 
     @property
@@ -242,6 +331,12 @@ class _EventLoop:
         field = EVENTS[event_type][1].get(use.path[0])
         if field is None:
             return f"`{one_line(use.code)}` of a `{event_type}` event has no equivalent on a Responses event"
+        if field == "snapshot" and not self.helper:
+            return (
+                f"`{one_line(use.code)}` is kept only by the Responses helper, which hands a failure partway through"
+                " to the loop as an event, where the Chat helper raised `APIError`: read `get_final_completion()`"
+                " right after the loop, or join the deltas"
+            )
         if field != use.path[0]:
             self.renames.append(UseRewrite(target=use.chain[0], build=lambda node: node.with_changes(attr=cst.Name(field))))
         return None
