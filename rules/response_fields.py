@@ -38,7 +38,9 @@ way: `text = message.content`, then `if text: ...`) or the read comes after
 `if message.tool_calls:` whose body binds the response's name again (to the next call's
 response, say) in one of its own lines, or after `while resp.choices[0].message.tool_calls:`
 or `while resp.choices[0].finish_reason == "tool_calls":` with no `break` of its own (rule `finish_reason` migrates that test only where
-no tool is forced, so the loop is left only by a response without tool calls); and `created_at` is a float, hence the `int(...)`. Any other read (`choices[1]`, `.choices` iterated, `.model_dump()`,
+no tool is forced, so the loop is left only by a response without tool calls); such a read that
+is only shown (printed, logged, in an f-string) migrates with `--unsafe-fixes`, with a note, as
+it then shows an empty text where it showed `None`; and `created_at` is a float, hence the `int(...)`. Any other read (`choices[1]`, `.choices` iterated, `.model_dump()`,
 `.system_fingerprint`, the `usage` object passed elsewhere) blocks the call and is reported, as
 does the `id` passed to a stored Chat Completions method (`client.chat.completions.update(resp.id,
 ...)`), which finds no Response's id.
@@ -62,7 +64,8 @@ from migrator.semantic.flow import CALL
 from migrator.rules._function_calling import content_may_be_none, is_truth_test
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rewrite, Rule, UseRewrite
-from migrator.shapes import USAGE_FIELDS
+from migrator.rules._shown import is_shown
+from migrator.shapes import USAGE_FIELDS, one_line
 
 # Chat path -> Responses expression ({base} is what the path was read from).
 FIELDS = {
@@ -113,10 +116,14 @@ def field(use, site):
     if use.path == CONTENT and _compares_with_none(use):
         return Block("the content is compared with `None`, but `output_text` is `\"\"` where the content was `None`")
     if use.path == CONTENT and content_may_be_none(use, site):
-        return Block(
+        reason = (
             "the model may answer with tool calls only: the content is then `None` where `output_text` is `\"\"`; "
             "read it where there are no tool calls (`if not message.tool_calls:`), or as `content or \"\"`"
         )
+        if not is_shown(use.outer, site):
+            return Block(reason)
+        note = f"`{one_line(use.code)}` now shows an empty text where it showed `None`, for an answer with tool calls only"
+        return Block(reason, unsafe=Rewrite(note=note, elsewhere=(use.replace(len(CONTENT), FIELDS[CONTENT]),)))
     if use.path == ("id",) and _sent_to_stored_completions(use):
         return Block(f"`{use.code}` is passed to a stored Chat Completions method, which finds no `resp_...` id")
     for path, template in FIELDS.items():
