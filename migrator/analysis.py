@@ -170,8 +170,8 @@ class ProjectQuestions:
         return self.facts.importers_of(name)
 
     def passed_by_other_modules(self, function: str, parameter: str) -> Tuple[object, ...]:
-        """The constants (numbers, strings...) other modules of the project give ``parameter``
-        of the top-level function ``function`` of this module where they call it."""
+        """What other modules of the project give ``parameter`` of the top-level function
+        ``function`` of this module where they call it (``ProjectFacts.passed``)."""
         self.exported.add(function)
         return self.facts.passed_to(function, parameter)
 

@@ -140,6 +140,33 @@ class ResultReaders:
 
 
 @dataclass(frozen=True)
+class PassedList:
+    """A new list another module passes, that nothing else there holds: a list literal in the
+    call, or one a name of the calling function is bound to right before and only adds to. Its
+    items (those added too) are described as passed values are."""
+
+    items: Tuple[object, ...]
+
+
+@dataclass(frozen=True)
+class PassedDict:
+    """A dict literal with string keys, its values described as passed values are."""
+
+    entries: Tuple[Tuple[str, object], ...]
+
+
+@dataclass(frozen=True)
+class PassedOther:
+    """A value another module passes that is none of the literals described: ``"expression"``,
+    ``"container"`` where it may be a list, a tuple, a set or a dict (a name bound to one, a
+    parameter annotated as one, a function of that module returning one), or ``"unseen"`` where
+    a use of the function gives nothing the project can read (it leaves the argument out, unpacks
+    arguments, or reads the function other than by calling it by its name)."""
+
+    kind: str
+
+
+@dataclass(frozen=True)
 class ProjectFacts:
     """What the other modules of its project tell one module (see ``migrator.project``). The
     default is what a module on its own assumes: nobody imports it, and it imports no client."""
@@ -153,8 +180,9 @@ class ProjectFacts:
     chat_calls_kept: Tuple[str, ...] = ()  # those of them the run leaves as they are
     readers: Tuple[ResultReaders, ...] = ()  # for the functions that return a legacy call's result
     results: Tuple[ImportedResult, ...] = ()
-    # (function, parameter, the constants other modules' calls of the function give it), for
-    # the top-level functions asked about; a call giving anything else adds nothing
+    # (function, parameter, what other modules' calls of the function give it: constants as
+    # they are, else ``PassedList``, ``PassedDict`` or ``PassedOther``), for the top-level
+    # functions asked about
     passed: Tuple[Tuple[str, str, Tuple[object, ...]], ...] = ()
 
     def importers_of(self, name: str) -> Tuple[str, ...]:

@@ -51,6 +51,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
+from migrator import passed_values
 from migrator.model import ImportedClient, ImportedResult, ProjectFacts, ResultReaders, SourceResult
 from migrator.screen import CALL_SITE, holds_call_site
 
@@ -265,7 +266,7 @@ class Project:
             chat_calls_kept=tuple(place for path, places in calls if not self._migrates_every_call(path) for place in places),
             readers=tuple(self._readers(tree, module, returned)),
             results=self.imported_results(path) if results is None else results,
-            passed=tuple(tree.constants_passed(module, syntax, [name for name in exported if importers.get(name)])),
+            passed=tuple(tree.values_passed(module, syntax, [name for name in exported if importers.get(name)])),
         )
 
     def _locate(self, path: Path) -> Tuple["_Tree", _Module]:
@@ -576,30 +577,28 @@ class _Tree:
         # A module importing it from two of them, once.
         return {name: list(dict.fromkeys(self.where(m.path, line) for m, line in self.importing(target, name))) for name in names}
 
-    def constants_passed(self, target: _Module, syntax: Optional[ast.Module], names: Sequence[str]) -> Iterator[Tuple[str, str, Tuple[object, ...]]]:
+    def values_passed(self, target: _Module, syntax: Optional[ast.Module], names: Sequence[str]) -> Iterator[Tuple[str, str, Tuple[object, ...]]]:
         """For each top-level function of ``names`` in ``target`` (its ``syntax``), and each of
-        its parameters, the constants other modules' calls give it: calls by the name their
-        ``from ... import`` binds, the argument by keyword or by position."""
+        its parameters, what other modules' calls give it (``migrator.passed_values``): calls by
+        the name their ``from ... import`` binds, the argument by keyword or by position. A
+        module that imports the function otherwise (the whole module, at run time) gives each
+        parameter ``UNSEEN``."""
         functions = {node.name: node for node in (syntax.body if syntax is not None else ()) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
         for name in names:
             function = functions.get(name)
             if function is None:
                 continue
-            positional = [arg.arg for arg in (*function.args.posonlyargs, *function.args.args)]
-            found: Dict[str, List[object]] = {}
+            parameters, _ = passed_values.parameters_of(function)
+            found: List[Dict[str, object]] = []
             for importer, _ in self.importing(target, name):
                 importer_syntax = self.syntax(importer.path)
-                bound = self._aliases(importer, target, name) | {name}
-                for call in ast.walk(importer_syntax) if importer_syntax is not None else ():
-                    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in bound):
-                        continue
-                    given = [(positional[index], arg) for index, arg in enumerate(call.args) if index < len(positional) and not isinstance(arg, ast.Starred)]
-                    given += [(keyword.arg, keyword.value) for keyword in call.keywords if keyword.arg is not None]
-                    for parameter, value in given:
-                        if isinstance(value, ast.Constant):
-                            found.setdefault(parameter, []).append(value.value)
-            for parameter, values in sorted(found.items()):
-                yield name, parameter, tuple(dict.fromkeys(values))
+                bound = {each for each in self._aliases(importer, target, name) | {name} if importer_syntax is not None and _import_binding(importer_syntax, each)}
+                if importer_syntax is None or not bound:
+                    found.append({parameter: passed_values.UNSEEN for parameter in parameters})
+                    continue
+                found.extend(passed_values.calls_giving(importer_syntax, bound, function))
+            for parameter, values in passed_values.merged(found, parameters):
+                yield name, parameter, values
 
     def importing(self, target: _Module, name: str) -> List[Tuple[_Module, int]]:
         """(module, line) for each import of ``name`` from ``target``, or from a module that

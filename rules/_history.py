@@ -30,6 +30,8 @@ import libcst as cst
 from libcst.metadata import BaseAssignment
 
 from migrator.analysis import CallSite, ModuleAnalysis
+from migrator.model import PassedDict, PassedList
+from migrator.passed_values import EXPRESSION
 from migrator.semantic.flow import CALL, ResultUse
 from migrator.rules._built_lists import built_list, held_list
 from migrator.rule import Block, UseRewrite
@@ -299,6 +301,14 @@ def followed_history(name: Union[cst.Name, cst.Attribute], site: CallSite, conve
                 "class, reached only through their `self`, its class imported by no other module), so the tool "
                 "cannot see whether it holds tool calls or results, which the Responses API takes in another shape"
             )
+        callers = _other_modules_calling(name, analysis) if tool_context else None
+        if callers is not None:
+            return _blocked(
+                f"`{shown}` is a parameter of `{callers[0]}`, which other modules import ({callers[1]}) and call with what the tool "
+                "cannot prove is a new list of messages of a role and a text, each call's own (a list literal in the "
+                "call, or in a name bound right before it and only added to), so it may hold tool calls or results, "
+                "which the Responses API takes in another shape"
+            )
         if tool_context:
             return _blocked(
                 f"`{shown}` is not built from list literals in this module (a parameter, say), so the tool "
@@ -497,6 +507,8 @@ def _follow(name: cst.Name, analysis: ModuleAnalysis, _joining: Tuple[cst.Name, 
             additions.add(binding.node)
             _add_elements(history, statement.value, analysis)
             continue
+        if _given_new_plain_histories(binding.node, analysis):
+            continue  # each caller's own list, of messages the Responses API takes as they are
         value = _bound_value(binding.node, analysis)
         if value is None:
             return None
@@ -515,6 +527,47 @@ def _follow(name: cst.Name, analysis: ModuleAnalysis, _joining: Tuple[cst.Name, 
     for read in sorted(set(reads) - additions, key=analysis.nodes.order):
         _add_read(history, read, analysis)
     return history
+
+
+def _given_new_plain_histories(node: cst.CSTNode, analysis: ModuleAnalysis) -> bool:
+    """Is ``node`` a parameter of a top-level function that only other modules call, each call
+    giving it a new list that nothing else there holds, of messages the Responses API takes as
+    they are: a role and a text, a content that is not a container (a tool's result has its
+    call's id too, a legacy function's its name)?"""
+    parameter = _top_level_parameter(node, analysis)
+    if parameter is None or analysis.flow.callers(parameter[1]) != []:
+        return False
+    param, function = parameter
+    given = analysis.project.passed_by_other_modules(function.name.value, param.name.value)
+    return bool(given) and all(isinstance(each, PassedList) and all(_is_plain_message(item) for item in each.items) for each in given)
+
+
+def _other_modules_calling(name: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[Tuple[str, str]]:
+    """(the function, where other modules import it) when ``name`` reads a parameter of a
+    top-level function of this module that other modules import."""
+    for binding in analysis.bindings.value_sources(name) if isinstance(name, cst.Name) else ():
+        parameter = _top_level_parameter(binding.node, analysis)
+        where = analysis.project.where_imported(parameter[1].name.value) if parameter is not None else None
+        if where is not None:
+            return parameter[1].name.value, where
+    return None
+
+
+def _top_level_parameter(node: cst.CSTNode, analysis: ModuleAnalysis) -> Optional[Tuple[cst.Param, cst.FunctionDef]]:
+    """The parameter a binding ``node`` is, with its function, when that is a top-level one."""
+    param = node if isinstance(node, cst.Param) else analysis.nodes.parents.get(node)
+    function = analysis.nodes.enclosing(param, (cst.FunctionDef, cst.Lambda)) if isinstance(param, cst.Param) else None
+    if not isinstance(function, cst.FunctionDef) or analysis.nodes.parents.get(function) is not analysis.module:
+        return None
+    return param, function
+
+
+def _is_plain_message(described: object) -> bool:
+    entries = dict(described.entries) if isinstance(described, PassedDict) else {}
+    if set(entries) != {"role", "content"}:
+        return False
+    content = entries["content"]
+    return isinstance(content, str) or content == EXPRESSION
 
 
 def _is_join(value: cst.BaseExpression) -> bool:

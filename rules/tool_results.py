@@ -47,7 +47,11 @@ bound again, as in a loop that asks the model again at the end of its body); and
 All the calls that send it migrate together or none does; so do a call and the next one whose
 `messages=[...]` literal holds its message. Messages written outside the history
 (in a function returning it, a constant it copies, a name) are not rewritten, since other code
-may read them. Otherwise the call is reported, as it is when, in a call that can use tools, the
+may read them. A history that is a parameter of a top-level function that only other modules
+call is followed there: when each call gives it a new list of messages of a role and a text (a
+list literal in the call, or one a name is bound to right before it and only added to), none of
+them a tool call or result, it is the caller's own and needs nothing converted. Otherwise the
+call is reported, as it is when, in a call that can use tools, the
 history comes from a parameter or another module, or receives something the tool cannot see
 into (a message built by a helper function; a call without tools counts as one that can use
 them when another call sending the same history, or the same list from a parameter, can), and

@@ -13,7 +13,8 @@ import pytest
 
 from migrator import engine
 from migrator.cache import Cache
-from migrator.model import FileResult, ImportedClient, Options, ProjectFacts
+from migrator.model import FileResult, ImportedClient, Options, PassedDict, PassedList, ProjectFacts
+from migrator.passed_values import CONTAINER, EXPRESSION, UNSEEN
 from migrator.project import Project, project_root
 from tests.fixture_cases import ProjectCase, finding_line, project_cases
 
@@ -92,6 +93,8 @@ def test_the_project_cases_cover_what_crosses_modules():
         "result_read_unmappably_by_one_of_two_importers",
         "helper_imported_relatively_and_as_a_module",
         "async_helper_awaited_in_another_module",
+        "history_given_by_other_modules",
+        "history_given_by_other_modules_that_may_hold_other_messages_is_reported",
     } <= names
 
 
@@ -262,6 +265,55 @@ def test_client_factories_in_another_module(tmp_path):
     assert facts.client("either") == ImportedClient("either", "factory", azure=True)  # its version is not read there
 
 
+USER = PassedDict((("role", "user"), ("content", EXPRESSION)))
+
+
+@pytest.mark.parametrize(
+    "caller, expected",
+    [
+        pytest.param("def ask(q):\n    return run([{'role': 'user', 'content': q}])\n", (PassedList((USER,)),), id="list-in-the-call"),
+        pytest.param(
+            "def ask(q):\n    m = [{'role': 'system', 'content': 'Hi'}]\n    m.append({'role': 'user', 'content': q})\n    return run(m)\n",
+            (PassedList((PassedDict((("role", "system"), ("content", "Hi"))), USER)),),
+            id="name-bound-right-before",
+        ),
+        pytest.param("def ask(q):\n    m = [{'role': 'user', 'content': q}]\n    run(m)\n    print(m)\n", (CONTAINER,), id="read-after"),
+        pytest.param("def ask(q):\n    m = [{'role': 'user', 'content': q}]\n    run(m)\n    run(m)\n", (CONTAINER,), id="given-twice"),
+        pytest.param("def ask(qs):\n    m = []\n    for q in qs:\n        run(m)\n", (CONTAINER,), id="bound-outside-the-loop"),
+        pytest.param("def ask(q):\n    m = [{'role': 'user', 'content': q}]\n    return [run(m) for _ in range(2)]\n", (CONTAINER,), id="in-a-comprehension"),
+        pytest.param("m = [{'role': 'user', 'content': 'x'}]\nrun(m)\n", (CONTAINER,), id="module-level-name"),
+        pytest.param("def ask(m):\n    return run(m)\n", (EXPRESSION,), id="callers-list"),
+        pytest.param("def ask(q):\n    global m\n    m = [{'role': 'user', 'content': q}]\n    return run(m)\n", (CONTAINER,), id="global"),
+        pytest.param(
+            "def ask(url):\n    parts = [{'type': 'text', 'text': 'What?'}]\n    return run([{'role': 'user', 'content': parts}])\n",
+            (PassedList((PassedDict((("role", "user"), ("content", CONTAINER))),)),),
+            id="content-bound-to-a-list",
+        ),
+        pytest.param(
+            "def ask(parts: list):\n    return run([{'role': 'user', 'content': parts}])\n",
+            (PassedList((PassedDict((("role", "user"), ("content", CONTAINER))),)),),
+            id="content-annotated-a-list",
+        ),
+        pytest.param(
+            "def build():\n    return [{'type': 'text', 'text': 'x'}]\n\ndef ask():\n    return run([{'role': 'user', 'content': build()}])\n",
+            (PassedList((PassedDict((("role", "user"), ("content", CONTAINER))),)),),
+            id="content-a-function-returns",
+        ),
+        pytest.param("HANDLERS = [run]\n", (UNSEEN,), id="read-as-a-value"),
+        pytest.param("def ask(kw):\n    return run(**kw)\n", (UNSEEN,), id="unpacked"),
+        pytest.param("def ask():\n    return run()\n", (UNSEEN,), id="left-out"),
+    ],
+)
+def test_what_other_modules_give_a_functions_parameter(tmp_path, caller, expected):
+    _write(tmp_path, {"agent.py": "def run(messages=None):\n    return messages\n", "main.py": "from agent import run\n\n" + caller})
+    assert _facts(tmp_path, "agent.py", exported=["run"]).passed_to("run", "messages") == expected
+
+
+def test_a_module_importing_the_whole_module_gives_what_the_project_cannot_see(tmp_path):
+    _write(tmp_path, {"agent.py": "def run(messages):\n    return messages\n", "main.py": "import agent\n\nagent.run([{'role': 'user', 'content': 'x'}])\n"})
+    assert _facts(tmp_path, "agent.py", exported=["run"]).passed_to("run", "messages") == (UNSEEN,)
+
+
 def test_the_project_is_found_up_from_the_file_or_from_its_packages(tmp_path):
     _write(tmp_path, {"repo/pyproject.toml": "", "repo/src/pkg/__init__.py": "", "repo/src/pkg/a.py": "", "loose/pkg/__init__.py": "", "loose/pkg/b.py": ""})
     assert project_root(tmp_path / "repo/src/pkg/a.py") == (tmp_path / "repo").resolve()
@@ -291,6 +343,26 @@ def test_a_change_in_an_imported_module_invalidates_a_cached_result(tmp_path):
     assert migrated() == 1
     assert migrated() == 1  # from the cache
     (tmp_path / "llm.py").write_text("from groq import Groq\nclient = Groq()\n")
+    assert migrated() == 0
+
+
+def test_a_cached_history_parameter_is_decided_again_when_a_caller_changes(tmp_path):
+    agent = (
+        "from openai import OpenAI\nclient = OpenAI()\n\n"
+        "def run(messages, tools):\n"
+        "    r = client.chat.completions.create(model='m', messages=messages, tools=tools)\n"
+        "    return r.choices[0].message.content or ''\n"
+    )
+    caller = "from agent import run\n\ndef ask(q):\n    m = [{'role': 'user', 'content': q}]\n    return run(m, [])\n"
+    _write(tmp_path, {"agent.py": agent, "main.py": caller})
+    cache = lambda: Cache(tmp_path / ".cache", Options())  # noqa: E731 (a fresh one per run, as per process)
+
+    def migrated() -> int:
+        return sum(r.result.calls_migrated for r in _run(tmp_path, ["agent.py"], cache=cache()))
+
+    assert migrated() == 1
+    assert migrated() == 1  # from the cache
+    (tmp_path / "main.py").write_text(caller.replace("    return run(m, [])\n", "    answer = run(m, [])\n    print(m)\n    return answer\n"))
     assert migrated() == 0
 
 

@@ -1,0 +1,224 @@
+"""What a module's calls give a function of another module, read from Python's own syntax tree.
+
+The project phase asks this of the modules that import a function: for each parameter, what
+each call gives it, described as ``ProjectFacts.passed`` holds it (``migrator.model``):
+constants as they are; a new list that nothing else in the calling function holds as a
+``PassedList`` of its items; a dict literal with string keys as a ``PassedDict``; anything else
+as a ``PassedOther``, a ``"container"`` where it may be one. A use of the function that is not
+a call by the name an import binds, or a call that leaves a parameter out or unpacks
+arguments, gives ``"unseen"``: a question about every call then has no answer.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
+
+from migrator.model import PassedDict, PassedList, PassedOther
+
+EXPRESSION = PassedOther("expression")
+CONTAINER = PassedOther("container")
+UNSEEN = PassedOther("unseen")
+CONTAINER_NODES = (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+# Annotations naming a container (``List[dict]``, ``Sequence[str]``, ``list | None``...).
+CONTAINER_TYPES = frozenset({"list", "List", "tuple", "Tuple", "Sequence", "Iterable", "set", "Set", "dict", "Dict", "Mapping"})
+# Where a value is evaluated again and again in one run of its statement.
+REPEATING = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def parameters_of(function: ast.AST) -> Tuple[List[str], List[str]]:
+    """(every parameter, the positional ones in order) of a function definition."""
+    arguments = function.args  # type: ignore[attr-defined]
+    positional = [arg.arg for arg in (*arguments.posonlyargs, *arguments.args)]
+    return [*positional, *(arg.arg for arg in arguments.kwonlyargs)], positional
+
+
+def calls_giving(syntax: ast.Module, bound: Set[str], function: ast.AST) -> Iterator[Dict[str, object]]:
+    """For each use in ``syntax`` of the names ``bound`` (which import ``function``), what it
+    gives each parameter of ``function``."""
+    parameters, positional = parameters_of(function)
+    parents = _parents(syntax)
+    functions = {node.name: node for node in syntax.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    for node in ast.walk(syntax):
+        if not (isinstance(node, ast.Name) and node.id in bound and isinstance(node.ctx, ast.Load)):
+            continue
+        call = parents.get(node)
+        if not (isinstance(call, ast.Call) and call.func is node):
+            yield {parameter: UNSEEN for parameter in parameters}
+            continue
+        unpacks = any(isinstance(arg, ast.Starred) for arg in call.args) or any(keyword.arg is None for keyword in call.keywords)
+        given: Dict[str, ast.expr] = {} if unpacks else dict(zip(positional, call.args))
+        given.update({keyword.arg: keyword.value for keyword in call.keywords if keyword.arg is not None and not unpacks})
+        described = _Describer(_scope(call, parents), functions)
+        yield {parameter: described.argument(given[parameter], call, parents) if parameter in given else UNSEEN for parameter in parameters}
+
+
+class _Describer:
+    """Describes values read in ``scope`` (a function of the calling module, or the module),
+    whose top-level functions are ``functions``."""
+
+    def __init__(self, scope: ast.AST, functions: Dict[str, ast.AST]) -> None:
+        self.scope = scope
+        self.functions = functions
+
+    def argument(self, value: ast.expr, call: ast.Call, parents: Dict[ast.AST, ast.AST]) -> object:
+        if isinstance(value, ast.Name):
+            items = _fresh_list_items(value, call, self.scope, parents)
+            if items is not None:
+                return PassedList(tuple(self.value(item) for item in items))
+        return self.value(value)
+
+    def value(self, value: ast.expr) -> object:
+        if isinstance(value, ast.Constant):
+            return value.value
+        if isinstance(value, ast.List) and not any(isinstance(element, ast.Starred) for element in value.elts):
+            return PassedList(tuple(self.value(element) for element in value.elts))
+        if isinstance(value, ast.Dict) and all(isinstance(key, ast.Constant) and isinstance(key.value, str) for key in value.keys):
+            return PassedDict(tuple((key.value, self.value(item)) for key, item in zip(value.keys, value.values)))  # type: ignore[union-attr]
+        return CONTAINER if self.may_be_container(value) else EXPRESSION
+
+    def may_be_container(self, value: ast.expr) -> bool:
+        """A container literal, a name the calling function (or module) binds to one or declares
+        one, or the result of a top-level function of the module that returns one."""
+        if isinstance(value, CONTAINER_NODES):
+            return True
+        if isinstance(value, ast.Name):
+            if any(_names_a_container(annotation) for annotation in _annotations_of(value.id, self.scope)):
+                return True
+            return any(isinstance(bound, CONTAINER_NODES) for bound in _values_bound(value.id, self.scope))
+        definition = self.functions.get(value.func.id) if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) else None
+        if definition is None:
+            return False
+        if definition.returns is not None and _names_a_container(definition.returns):  # type: ignore[attr-defined]
+            return True
+        return any(isinstance(node, ast.Return) and isinstance(node.value, CONTAINER_NODES) for node in ast.walk(definition))
+
+
+def _names_a_container(annotation: ast.expr) -> bool:
+    return any(
+        (isinstance(node, ast.Name) and node.id in CONTAINER_TYPES) or (isinstance(node, ast.Attribute) and node.attr in CONTAINER_TYPES)
+        for node in ast.walk(annotation)
+    )
+
+
+def _annotations_of(name: str, scope: ast.AST) -> Iterator[ast.expr]:
+    """The annotations of ``name`` in ``scope``: a parameter's, or an annotated assignment's."""
+    if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        arguments = scope.args
+        for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg):
+            if arg is not None and arg.arg == name and arg.annotation is not None:
+                yield arg.annotation
+    for node in _own_nodes(scope):
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == name:
+            yield node.annotation
+
+
+def _values_bound(name: str, scope: ast.AST) -> Iterator[ast.expr]:
+    for node in _own_nodes(scope):
+        if isinstance(node, ast.Assign) and any(isinstance(target, ast.Name) and target.id == name for target in node.targets):
+            yield node.value
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and isinstance(node.target, ast.Name) and node.target.id == name and node.value is not None:
+            yield node.value
+
+
+def _fresh_list_items(name: ast.Name, call: ast.Call, scope: ast.AST, parents: Dict[ast.AST, ast.AST]) -> Optional[List[ast.expr]]:
+    """The items of the list ``name`` holds where ``call`` gives it, when that list is new and
+    nothing else holds it: the name is bound once in ``scope``, to a list literal, in the block
+    that runs the call's statement (so each run of the call gets a list of its own), not by a
+    ``global`` or ``nonlocal`` one, and read nowhere else but by ``name.append(item)``
+    statements; None otherwise."""
+    if isinstance(scope, ast.Module):
+        return None  # a module's names are read from other modules too
+    bindings: List[ast.AST] = []
+    appended: List[ast.expr] = []
+    for node in ast.walk(scope):
+        if isinstance(node, (ast.Global, ast.Nonlocal)) and name.id in node.names:
+            return None
+        if not (isinstance(node, ast.Name) and node.id == name.id) or node is name:
+            continue
+        if not isinstance(node.ctx, ast.Load):
+            bindings.append(node)
+            continue
+        method = parents.get(node)
+        append = parents.get(method)
+        if (
+            isinstance(method, ast.Attribute)
+            and method.attr == "append"
+            and isinstance(append, ast.Call)
+            and append.func is method
+            and len(append.args) == 1
+            and not append.keywords
+            and isinstance(parents.get(append), ast.Expr)
+        ):
+            appended.append(append.args[0])
+            continue
+        return None
+    if any(isinstance(argument, ast.arg) and argument.arg == name.id for argument in ast.walk(scope)):
+        return None  # a parameter: its caller's list
+    if len(bindings) != 1:
+        return None
+    assignment = parents.get(bindings[0])
+    if not (isinstance(assignment, (ast.Assign, ast.AnnAssign)) and isinstance(assignment.value, ast.List)):
+        return None
+    if isinstance(assignment, ast.Assign) and (len(assignment.targets) != 1 or assignment.targets[0] is not bindings[0]):
+        return None
+    if any(isinstance(element, ast.Starred) for element in assignment.value.elts):
+        return None
+    statement = _statement_of(call, parents)
+    if statement is None or parents.get(statement) is not parents.get(assignment) or _body_of(statement, parents) is not _body_of(assignment, parents):
+        return None
+    return [*assignment.value.elts, *appended]
+
+
+def _statement_of(node: ast.AST, parents: Dict[ast.AST, ast.AST]) -> Optional[ast.stmt]:
+    """The statement that runs ``node`` once each time it runs; None when something between
+    them runs it again and again (a lambda, a comprehension)."""
+    while not isinstance(node, ast.stmt):
+        node = parents[node]
+        if isinstance(node, REPEATING):
+            return None
+    return node
+
+
+def _body_of(statement: ast.AST, parents: Dict[ast.AST, ast.AST]) -> Optional[List[ast.stmt]]:
+    """The list of statements that holds ``statement`` (a body, an ``else``...)."""
+    parent = parents.get(statement)
+    for field in ("body", "orelse", "finalbody", "handlers"):
+        block = getattr(parent, field, None)
+        if isinstance(block, list) and any(each is statement for each in block):
+            return block
+    return None
+
+
+def _scope(node: ast.AST, parents: Dict[ast.AST, ast.AST]) -> ast.AST:
+    """The function (or the module) whose names ``node`` reads."""
+    node = parents[node]
+    while not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Module)):
+        node = parents[node]
+    return node
+
+
+def _own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of ``scope`` outside the functions and classes it defines."""
+    pending = list(ast.iter_child_nodes(scope))
+    while pending:
+        node = pending.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            pending.extend(ast.iter_child_nodes(node))
+
+
+def _parents(syntax: ast.Module) -> Dict[ast.AST, ast.AST]:
+    parents: Dict[ast.AST, ast.AST] = {}
+    for node in ast.walk(syntax):
+        for child in ast.iter_child_nodes(node):
+            parents[child] = node
+    return parents
+
+
+def merged(found: Sequence[Dict[str, object]], parameters: Sequence[str]) -> Iterator[Tuple[str, Tuple[object, ...]]]:
+    """(parameter, what the calls give it, each description once), for the parameters given anything."""
+    for parameter in sorted(parameters):
+        values = [given[parameter] for given in found if parameter in given]
+        if values:
+            yield parameter, tuple(dict.fromkeys(values))
