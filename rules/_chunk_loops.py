@@ -48,6 +48,7 @@ from migrator.rules._streaming import (
     is_inside,
     is_not_none_test,
     keep,
+    none_printed,
     named_reads,
     only_continues,
     remove,
@@ -310,6 +311,7 @@ class ChunkLoop:
         self.yields: List[cst.BaseSmallStatement] = []  # statements that also yield an empty text
         self.repeats: List[cst.BaseSmallStatement] = []  # statements that also yield the same text again
         self.redraws: List[cst.BaseSmallStatement] = []  # statements that also draw the same text again
+        self.none_prints: List[cst.BaseSmallStatement] = []  # statements that also print `None`
         self.event = ""
 
     @property
@@ -362,6 +364,12 @@ class ChunkLoop:
             return Block(
                 f"`{code}` would also yield the same text again {NO_TEXT_CHUNKS}",
                 unsafe=Rewrite(note=f"`{code}` no longer yields the same text again for the chunks without text", elsewhere=(rewrite, *rewrite.more)),
+            )
+        if self.none_prints:
+            code = one_line(code_of(self.none_prints[0]))
+            return Block(
+                none_printed(code, NO_TEXT_CHUNKS),
+                unsafe=Rewrite(note=f"`{code}` no longer prints `None` for the chunks without text", elsewhere=(rewrite, *rewrite.more)),
             )
         if self.redraws:
             code = one_line(code_of(self.redraws[0]))
@@ -825,6 +833,7 @@ class ChunkLoop:
         self.yields += check.yields
         self.repeats += check.repeats
         self.redraws += check.redraws
+        self.none_prints += check.none_prints
         return problem
 
     def _only_joined(self, node: cst.BaseExpression) -> bool:

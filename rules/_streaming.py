@@ -107,7 +107,9 @@ class EmptyText:
     but only what the generator's consumer sees as one more empty item: with ``collect_yields``,
     ``yields`` collects it, for an unsafe fix. So does a statement yielding a name the text was
     added to before it (``partial += text`` then ``yield partial``): the consumer sees the last
-    item once more; ``repeats`` collects those. ``redrawn`` gives, for a call that draws a
+    item once more; ``repeats`` collects those. A print of a text that may be None
+    (``print(text, end="")``) shows ``None`` where there is no text: ``none_prints`` collects
+    those. ``redrawn`` gives, for a call that draws a
     placeholder with what names hold (``placeholder.markdown(text + "▌")``), the names it shows
     that the loop binds: when the text was added to each of them before it, the call draws what
     is shown already; ``redraws`` collects those.
@@ -141,6 +143,7 @@ class EmptyText:
         self.yields: List[cst.BaseSmallStatement] = []  # statements yielding an empty text too
         self.repeats: List[cst.BaseSmallStatement] = []  # statements yielding the same text again
         self.redraws: List[cst.BaseSmallStatement] = []  # statements drawing what is shown already
+        self.none_prints: List[cst.BaseSmallStatement] = []  # statements printing `None` for no text
         self.accumulated: Set[str] = set()  # names the text was added to so far
 
     def value(self, node: cst.BaseExpression) -> Optional[str]:
@@ -264,7 +267,7 @@ class EmptyText:
         printed = self._printed_without_newline(small.value) if isinstance(small, cst.Expr) else None
         if printed is None or self.value(printed) != MAYBE_NONE:
             return None
-        return f"`{one_line(code_of(small))}` prints `None` when the text is None, as it can be {self.where}; with `or \"\"` it would print nothing"
+        return none_printed(one_line(code_of(small)), self.where)
 
     def _small_does_nothing(self, small: cst.BaseSmallStatement) -> bool:
         if isinstance(small, cst.Pass):
@@ -280,6 +283,9 @@ class EmptyText:
             if added and isinstance(small.target, cst.Name) and self.value(small.value) == STRING:
                 self.accumulated.add(small.target.value)
             return added
+        if self.collect_yields and self._prints_none(small) is not None:
+            self.none_prints.append(small)
+            return True
         if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
             shown = self.redrawn(small.value)
             if shown is not None and set(shown) <= self.accumulated:
@@ -560,3 +566,8 @@ def if_chain(node: cst.CSTNode) -> Optional[List[cst.If]]:
         branches.append(node)
         node = node.orelse
     return branches if node is None else None
+
+
+def none_printed(code: str, where: str) -> str:
+    """Why ``code``, a print of a text that may be None, does something ``where`` there is none."""
+    return f"`{code}` prints `None` when the text is None, as it can be {where}; with `or \"\"` it would print nothing"

@@ -108,7 +108,9 @@ placeholder (`placeholder = st.empty()`) drawn once per chunk with names the tex
 strings, and their sums or f-strings (`placeholder.markdown(full_response + "▌")`, as Streamlit's
 chat tutorial did before `write_stream`) is drawn with what it shows already for a chunk without
 text, except before the first text, where the Chat loop draws the cursor alone: an unsafe fix
-too, that draws only when text arrives. A container (`st.container()`), which adds an element
+too, that draws only when text arrives. So is a print of a text that may be None
+(`print(chunk.choices[0].delta.content, end="")`), which prints `None` for the last chunk of a
+Chat stream, where a Responses stream has no text event to print. A container (`st.container()`), which adds an element
 at each draw, or a draw of anything else keeps the call as it is.
 Every statement of the loop body must read the chunk: any other would run once per event
 instead of once per chunk. Anything else blocks the call and is reported: a statement that
