@@ -154,6 +154,22 @@ class Kind(enum.Enum):
     STRUCTURE = "a part of the chunk"
 
 
+def loop_over(use: ResultUse, analysis: ModuleAnalysis) -> Optional[cst.For]:
+    """The loop whose iterable is the stream ``use`` reads, as it is or through the builtin
+    ``iter``, which gives the stream itself to the loop."""
+    if use.path:
+        return None
+    if isinstance(use.parent, cst.For) and use.parent.iter is use.outer:
+        return use.parent
+    call = use.grandparent
+    if not (isinstance(use.parent, cst.Arg) and isinstance(call, cst.Call) and len(call.args) == 1 and use.parent.keyword is None and not use.parent.star):
+        return None
+    loop = analysis.nodes.parents.get(call)
+    if isinstance(loop, cst.For) and loop.iter is call and loop.asynchronous is None and analysis.flow.calls_builtin(call, "iter"):
+        return loop
+    return None
+
+
 def is_streamed(site: CallSite, node: cst.CSTNode) -> bool:
     """Is the result of a ``create`` call a stream of chunks where ``node`` reads it? It is with
     ``stream=True``, and with ``stream=flag`` in the branch of an ``if flag:`` after the call."""
@@ -300,7 +316,10 @@ class ChunkLoop:
     def __init__(self, use: ResultUse, site: CallSite, tool_calls: Optional[ToolCallHandler] = None) -> None:
         self.site = site
         self.analysis: ModuleAnalysis = site.analysis
-        self.loop: cst.For = use.parent
+        loop = loop_over(use, site.analysis)
+        assert loop is not None, "a chunk loop is planned for a loop over the stream"
+        self.loop: cst.For = loop
+        self.through_iter = loop.iter is not use.outer  # `for chunk in iter(stream):`
         self.text_path: Path = TEXT_PATHS[site.kind]
         self.tool_calls = tool_calls
         self.include_usage = includes_usage(site)
@@ -346,7 +365,8 @@ class ChunkLoop:
         def build(updated: cst.For) -> cst.For:
             body = assemble(segments, list(updated.body.body), self._rewrite)
             target = updated.target.with_changes(value=self.event)
-            events = events_of(updated.iter, asynchronous)
+            stream = updated.iter.args[0].value if self.through_iter else updated.iter
+            events = events_of(stream, asynchronous)
             return updated.with_changes(target=target, iter=events, body=updated.body.with_changes(body=body))
 
         leftover = self._chunk_reads_left(build(self.loop))

@@ -18,7 +18,7 @@ import libcst as cst
 
 from migrator.analysis import ModuleAnalysis
 from migrator.semantic.flow import CALL, constant_index, PathSegment
-from migrator.shapes import code_of, is_constant, literal_string, one_line
+from migrator.shapes import code_of, is_constant, literal_int, literal_string, one_line
 from migrator.libcst_internals import children
 
 Path = Tuple[PathSegment, ...]
@@ -167,7 +167,7 @@ class EmptyText:
     def presence(self, test: cst.BaseExpression, pure: bool = False) -> Optional[str]:
         """STRONG when ``test`` is falsy whenever the text is empty, WEAK when it is falsy when
         the text is None, else None. ``pure``: the test checks that and nothing else."""
-        if self.value(test) is not None:
+        if self.value(test) is not None or self._is_length_test(test):
             return STRONG
         if is_not_none_test(test) and self.value(test.left) is not None:
             return WEAK
@@ -340,6 +340,13 @@ class EmptyText:
                 return None
             found += inner
         return found
+
+    def _is_length_test(self, test: cst.BaseExpression) -> bool:
+        """``len(text) > 0`` (``!= 0``, ``>= 1``): true exactly when the text is not empty."""
+        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and self._is_text_length(test.left)):
+            return False
+        operator, bound = test.comparisons[0].operator, literal_int(test.comparisons[0].comparator)
+        return (isinstance(operator, (cst.GreaterThan, cst.NotEqual)) and bound == 0) or (isinstance(operator, cst.GreaterThanEqual) and bound == 1)
 
     def _is_text_length(self, node: cst.BaseExpression) -> bool:
         """``len(text)``: 0 for an empty text, so ``count += len(text)`` adds nothing."""

@@ -83,10 +83,11 @@ for event in _stream_events(stream):
 ```
 
 ## Fix safety
-Safe for the shapes above. A Chat stream's first chunk (the role) and last chunks (the finish
+Safe for the shapes above. A loop over `iter(stream)` reads the same chunks as one over
+`stream`, and becomes one over `_stream_events(stream)`. A Chat stream's first chunk (the role) and last chunks (the finish
 reason, the usage) carry no text, so a statement that reads the text moves under the text
-event only when it does nothing for an empty text: it is under a test that the text is there,
-or it is `print(text, end="")`, `sys.stdout.write(text)`, `sys.stdout.flush()` or the `flush()` of a file
+event only when it does nothing for an empty text: it is under a test that the text is there
+(`if text:`, `if len(text) > 0:`), or it is `print(text, end="")`, `sys.stdout.write(text)`, `sys.stdout.flush()` or the `flush()` of a file
 `open()` made (which write out nothing new, per chunk or per event), `name += text` (or `name = name + text`), `count += len(text)`,
 `parts.append(text)` for a list made with `parts = []` (or `parts: list = []`) and used only to append and to
 `"".join(parts)` (each with `text or ""` where the text may be None), an `if` whose test neither
@@ -131,7 +132,7 @@ import libcst as cst
 
 from migrator.semantic.branches import negated_name, truth_where
 from migrator.semantic.flow import CALL
-from migrator.rules._chunk_loops import TEXT_PATHS, ChunkLoop, includes_usage, is_streamed, never_streamed
+from migrator.rules._chunk_loops import TEXT_PATHS, ChunkLoop, includes_usage, is_streamed, loop_over, never_streamed
 from migrator.rules._stream_failures import EXAMPLE_HEADER, events_of, helper_needs
 from migrator.rules._streaming import chain_of, joined_list
 from migrator.model import FixSafety
@@ -228,7 +229,7 @@ def stream_options(name, value, site):
 def stream_loop(use, site):
     if not is_streamed(site, use.outer):
         return None
-    if not use.path and isinstance(use.parent, cst.For) and use.parent.iter is use.outer:
+    if loop_over(use, site.analysis) is not None:
         loop = ChunkLoop(use, site)
         outcome = loop.plan()
         return None if loop.reads_tool_calls else outcome  # rule `stream_tool_calls` decides

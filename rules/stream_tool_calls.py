@@ -63,7 +63,7 @@ from typing import List, Optional, Tuple, Union
 
 import libcst as cst
 
-from migrator.rules._chunk_loops import TOOL_CALLS, ChunkLoop, is_streamed
+from migrator.rules._chunk_loops import TOOL_CALLS, ChunkLoop, is_streamed, loop_over
 from migrator.rules._stream_failures import EXAMPLE_HEADER
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rule
@@ -128,7 +128,7 @@ RULE = Rule(
 
 @RULE.result_use
 def tool_call_loop(use, site):
-    if not (is_streamed(site, use.outer) and not use.path and isinstance(use.parent, cst.For) and use.parent.iter is use.outer):
+    if not (is_streamed(site, use.outer) and loop_over(use, site.analysis) is not None):
         return None
     loop = ChunkLoop(use, site, tool_calls=collected_tool_calls)
     outcome = loop.plan()

@@ -40,6 +40,7 @@ from typing import List, Set, Union
 import libcst as cst
 
 from migrator.analysis import legacy_call
+from migrator.rules._chunk_loops import loop_over
 from migrator.model import Confidence, FixSafety
 from migrator.rule import Example, Report, Rule
 from migrator.shapes import is_name, one_line, walk
@@ -109,8 +110,11 @@ def _traced_reads(analysis) -> Set[cst.CSTNode]:
         trace = analysis.flow.trace_result(call)
         for use in trace.uses:
             traced.update(use.chain)
-            if isinstance(use.parent, (cst.For, cst.CompFor)) and use.parent.iter is use.outer:
+            if isinstance(use.parent, cst.CompFor) and use.parent.iter is use.outer:
                 traced.update(_item_reads(use.parent, analysis))  # the chunks of a stream (rule `stream_loops`)
+            loop = loop_over(use, analysis)
+            if loop is not None:
+                traced.update(_item_reads(loop, analysis))
             if use.path[:2] == ("get_final_completion", "()"):  # what a `.stream()` helper ends with
                 traced.update(node for final in analysis.flow.trace_result(use.chain[1]).uses for node in final.chain)
         for line in trace.aliases:  # ``message = resp.choices[0].message``, read through ``message``
