@@ -327,6 +327,14 @@ class ModuleAnalysis:
         passed = [self.flow.passed(function, call, param, bound=True if constructor else None) for call in calls]
         return None if None in passed else passed  # type: ignore[return-value]
 
+    def passed_by_other_modules(self, param: cst.Param) -> Tuple[object, ...]:
+        """What other modules of the project give ``param`` where they call its function, when
+        that is a top-level function (``ProjectFacts.passed``); nothing for any other."""
+        function = self.nodes.enclosing(param, (cst.FunctionDef, cst.Lambda))
+        if not isinstance(function, cst.FunctionDef) or self.nodes.parents.get(function) is not self.module:
+            return ()
+        return self.project.passed_by_other_modules(function.name.value, param.name.value)
+
     def _dict_given_elsewhere(self, function: cst.FunctionDef) -> Optional[str]:
         """Why rewriting the keys ``function`` returns would change code other than legacy calls; None when it would not."""
         name = function.name.value

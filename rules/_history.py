@@ -537,8 +537,7 @@ def _given_new_plain_histories(node: cst.CSTNode, analysis: ModuleAnalysis) -> b
     parameter = _top_level_parameter(node, analysis)
     if parameter is None or analysis.flow.callers(parameter[1]) != []:
         return False
-    param, function = parameter
-    given = analysis.project.passed_by_other_modules(function.name.value, param.name.value)
+    given = analysis.passed_by_other_modules(parameter[0])
     return bool(given) and all(isinstance(each, PassedList) and all(_is_plain_message(item) for item in each.items) for each in given)
 
 

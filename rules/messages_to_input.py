@@ -73,7 +73,8 @@ import libcst as cst
 
 from migrator.rules._history import RULE as TOOL_RESULTS
 from migrator.rules._history import TOOL_PARAMETERS, Items, built_history, followed_history, inline_answer, response_messages, spliced, tool_message
-from migrator.model import FixSafety
+from migrator.model import FixSafety, PassedDict, PassedList
+from migrator.passed_values import CONTAINER
 from migrator.rule import Block, Example, Import, NewArgument, Rewrite, Rule, UseRewrite
 from migrator.shapes import code_of, dict_entries, is_name, is_string_expression, literal_string, one_line, separator, string_like, walk
 
@@ -427,9 +428,10 @@ def _parts_made_elsewhere(message: cst.BaseExpression, site) -> Optional[Block]:
 def _may_hold_parts(content: cst.BaseExpression, site, depth: int = 0) -> bool:
     """Can ``content`` hold a container rather than a string where it is read? It can when the
     tool sees it bound to one (a list, a comprehension), when it is a parameter annotated as a
-    sequence or given one by a call of this module, or the result of a function of this module
-    annotated so or returning one. What the tool cannot see into (another module's function, an
-    unannotated parameter no call of the module gives) counts as text, as prompts are."""
+    sequence or given one by a call of this module or of another module of the project, or the
+    result of a function of this module annotated so or returning one. What the tool cannot see
+    into (another module's function, an unannotated parameter no call gives) counts as text, as
+    prompts are."""
     if depth > MAX_DEPTH:
         return False
     analysis = site.analysis
@@ -441,6 +443,8 @@ def _may_hold_parts(content: cst.BaseExpression, site, depth: int = 0) -> bool:
                 return True
             given = ([value.default] if value.default is not None else []) + (analysis.passed_by_every_call(value) or [])
             if any(_may_hold_parts(each, site, depth + 1) for each in given):
+                return True
+            if any(isinstance(each, (PassedList, PassedDict)) or each == CONTAINER for each in analysis.passed_by_other_modules(value)):
                 return True
         elif isinstance(value, cst.Call):
             function = analysis.flow.function_called(value)

@@ -257,19 +257,11 @@ def _limits(value: cst.BaseExpression, analysis) -> List[Tuple[int, cst.CSTNode]
             given += analysis.passed_by_every_call(made) or []
             made_values = [leaf for each in given for leaf in analysis.bindings.bound_values(each)]
             function = analysis.nodes.enclosing(made, cst.FunctionDef)
-            found += [(limit, function) for limit in _passed_by_other_modules(made, function, analysis) if type(limit) is int]
+            found += [(limit, function) for limit in analysis.passed_by_other_modules(made) if type(limit) is int]
         else:
             made_values = [made]
         found += [(limit, leaf) for leaf in made_values for limit in [literal_int(leaf)] if limit is not None]
     return found
-
-
-def _passed_by_other_modules(param: cst.Param, function: Optional[cst.FunctionDef], analysis) -> Tuple[object, ...]:
-    """What other modules of the project give ``param`` of ``function`` where they call it, when
-    it is a top-level function."""
-    if function is None or analysis.nodes.parents.get(function) is not analysis.module:
-        return ()
-    return analysis.project.passed_by_other_modules(function.name.value, param.name.value)
 
 
 @RULE.parameter(*NESTED)
