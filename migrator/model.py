@@ -159,9 +159,10 @@ class PassedDict:
 class PassedOther:
     """A value another module passes that is none of the literals described: ``"expression"``,
     ``"container"`` where it may be a list, a tuple, a set or a dict (a name bound to one, a
-    parameter annotated as one, a function of that module returning one), or ``"unseen"`` where
-    a use of the function gives nothing the project can read (it leaves the argument out, unpacks
-    arguments, or reads the function other than by calling it by its name)."""
+    parameter annotated as one, a function of that module returning one), ``"default"`` where
+    the call leaves out a parameter that has a default, or ``"unseen"`` where a use of the
+    function gives nothing the project can read (it unpacks arguments, leaves out a parameter
+    without a default, or reads the function other than by calling it by its name)."""
 
     kind: str
 

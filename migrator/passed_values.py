@@ -4,9 +4,10 @@ The project phase asks this of the modules that import a function: for each para
 each call gives it, described as ``ProjectFacts.passed`` holds it (``migrator.model``):
 constants as they are; a new list that nothing else in the calling function holds as a
 ``PassedList`` of its items; a dict literal with string keys as a ``PassedDict``; anything else
-as a ``PassedOther``, a ``"container"`` where it may be one. A use of the function that is not
-a call by the name an import binds, or a call that leaves a parameter out or unpacks
-arguments, gives ``"unseen"``: a question about every call then has no answer.
+as a ``PassedOther``, a ``"container"`` where it may be one, ``"default"`` where the call leaves
+out a parameter that has one. A use of the function that is not a call by the name an import
+binds, or a call that unpacks arguments, gives ``"unseen"``: a question about every call then
+has no answer.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from migrator.model import PassedDict, PassedList, PassedOther
 
 EXPRESSION = PassedOther("expression")
 CONTAINER = PassedOther("container")
+DEFAULT = PassedOther("default")  # the call leaves the parameter out: its default holds
 UNSEEN = PassedOther("unseen")
 CONTAINER_NODES = (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 # Annotations naming a container (``List[dict]``, ``Sequence[str]``, ``list | None``...).
@@ -33,10 +35,20 @@ def parameters_of(function: ast.AST) -> Tuple[List[str], List[str]]:
     return [*positional, *(arg.arg for arg in arguments.kwonlyargs)], positional
 
 
+def _with_defaults(function: ast.AST) -> Set[str]:
+    """The parameters of a function definition that have a default."""
+    arguments = function.args  # type: ignore[attr-defined]
+    positional = [*arguments.posonlyargs, *arguments.args]
+    given = positional[len(positional) - len(arguments.defaults) :] if arguments.defaults else []
+    keyword = [arg for arg, default in zip(arguments.kwonlyargs, arguments.kw_defaults) if default is not None]
+    return {arg.arg for arg in (*given, *keyword)}
+
+
 def calls_giving(syntax: ast.Module, bound: Set[str], function: ast.AST) -> Iterator[Dict[str, object]]:
     """For each use in ``syntax`` of the names ``bound`` (which import ``function``), what it
     gives each parameter of ``function``."""
     parameters, positional = parameters_of(function)
+    defaults = _with_defaults(function)
     parents = _parents(syntax)
     functions = {node.name: node for node in syntax.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
     for node in ast.walk(syntax):
@@ -46,11 +58,16 @@ def calls_giving(syntax: ast.Module, bound: Set[str], function: ast.AST) -> Iter
         if not (isinstance(call, ast.Call) and call.func is node):
             yield {parameter: UNSEEN for parameter in parameters}
             continue
-        unpacks = any(isinstance(arg, ast.Starred) for arg in call.args) or any(keyword.arg is None for keyword in call.keywords)
-        given: Dict[str, ast.expr] = {} if unpacks else dict(zip(positional, call.args))
-        given.update({keyword.arg: keyword.value for keyword in call.keywords if keyword.arg is not None and not unpacks})
+        if any(isinstance(arg, ast.Starred) for arg in call.args) or any(keyword.arg is None for keyword in call.keywords):
+            yield {parameter: UNSEEN for parameter in parameters}
+            continue
+        given: Dict[str, ast.expr] = dict(zip(positional, call.args))
+        given.update({keyword.arg: keyword.value for keyword in call.keywords if keyword.arg is not None})
         described = _Describer(_scope(call, parents), functions)
-        yield {parameter: described.argument(given[parameter], call, parents) if parameter in given else UNSEEN for parameter in parameters}
+        yield {
+            parameter: described.argument(given[parameter], call, parents) if parameter in given else DEFAULT if parameter in defaults else UNSEEN
+            for parameter in parameters
+        }
 
 
 class _Describer:

@@ -14,7 +14,7 @@ import pytest
 from migrator import engine
 from migrator.cache import Cache
 from migrator.model import FileResult, ImportedClient, Options, PassedDict, PassedList, ProjectFacts
-from migrator.passed_values import CONTAINER, EXPRESSION, UNSEEN
+from migrator.passed_values import CONTAINER, DEFAULT, EXPRESSION, UNSEEN
 from migrator.project import Project, project_root
 from tests.fixture_cases import ProjectCase, finding_line, project_cases
 
@@ -303,7 +303,7 @@ USER = PassedDict((("role", "user"), ("content", EXPRESSION)))
         ),
         pytest.param("HANDLERS = [run]\n", (UNSEEN,), id="read-as-a-value"),
         pytest.param("def ask(kw):\n    return run(**kw)\n", (UNSEEN,), id="unpacked"),
-        pytest.param("def ask():\n    return run()\n", (UNSEEN,), id="left-out"),
+        pytest.param("def ask():\n    return run()\n", (DEFAULT,), id="left-out"),
     ],
 )
 def test_what_other_modules_give_a_functions_parameter(tmp_path, caller, expected):
