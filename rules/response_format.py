@@ -12,7 +12,11 @@ Moves `response_format=` to where the Responses API takes the output format:
 The `json_schema` format is flat in the Responses API: its `name`, `schema`, `strict` and
 `description` sit next to `"type"`. `verbosity=` ends up in the same `text=` dict. A format
 held in a name (`response_format=ANSWER_FORMAT`) is passed as `text={"format": ANSWER_FORMAT}`,
-and a `json_schema` format is flattened where the name is defined.
+and a `json_schema` format is flattened where the name is defined. So is a parameter of a
+wrapper (`def ask(prompt, response_format=None)`) that every call, in the module and in the
+other modules of the project, gives `{"type": "json_object"}` or `{"type": "text"}` written as a
+literal, or `None` where the call sits under `if response_format:`: those read the same in both
+APIs.
 
 ## Why
 `responses.create` rejects `response_format` (`Unsupported parameter: 'response_format'. In
@@ -43,7 +47,7 @@ client.responses.create(
 Safe. A `json_schema` format without `strict` gets `"strict": False`, the Chat Completions
 default, so that the schema is enforced exactly as before whatever the Responses default. The
 tool blocks the call, and says why, when the format is not a dict literal it can read (built by
-a function, passed in as a parameter, with `**` entries), has a key the Responses format does
+a function, passed in as a parameter some call gives anything else, with `**` entries), has a key the Responses format does
 not take, lacks the `schema` the Responses API requires, or is held in a name that is assigned
 more than once or also used by code other than migrated calls (rewriting its definition would
 break that code). In `chat.completions.parse` (and `.stream`), `response_format=X` becomes
@@ -59,9 +63,10 @@ from typing import Dict, List, Optional, Union
 import libcst as cst
 
 from migrator.analysis import CallSite
-from migrator.model import FixSafety
+from migrator.model import FixSafety, PassedDict
+from migrator.passed_values import DEFAULT
 from migrator.rule import Block, Example, NewArgument, Rewrite, Rule, UseRewrite
-from migrator.shapes import code_of, dict_entries, lifted, literal_string, one_line, string_like
+from migrator.shapes import code_of, dict_entries, is_constant, lifted, literal_string, one_line, string_like
 
 PLAIN_FORMATS = frozenset({"text", "json_object"})
 # Keys of Chat's json_schema object; the Responses format requires name and schema.
@@ -184,6 +189,15 @@ def _first_key(node: cst.BaseExpression) -> cst.BaseExpression:
 def _format_in_name(value: cst.BaseExpression, name: cst.Name, site: CallSite) -> Union[Rewrite, Block]:
     """``response_format=NAME``: pass the name on; a json_schema format is rewritten where it is defined."""
     definition = site.analysis.bindings.definition(name)
+    if definition is None and _given_plain_formats(name, site):
+        return Rewrite((_text_argument(value, value),))
+    reaching = site.analysis.bindings.reaching(name)
+    if definition is None and len(reaching) == 1 and isinstance(reaching[0].node, cst.Param):
+        return Block(
+            f"`{name.value}` is a parameter, and the tool cannot prove that every call gives it `{{\"type\": \"json_object\"}}`"
+            f" or `{{\"type\": \"text\"}}` written as a literal (a `json_schema` format is flattened only where it is"
+            f" written), or `None` where the call is under `if {name.value}:`"
+        )
     if definition is None:
         return Block(f"`{name.value}` does not hold one dict literal the tool can read (it is assigned elsewhere, or is a parameter)")
     text_format = _text_format(definition.value)
@@ -196,6 +210,52 @@ def _format_in_name(value: cst.BaseExpression, name: cst.Name, site: CallSite) -
     if line is not None:
         return Block(f"`{name.value}` is also used on line {line} by code the tool does not migrate")
     return Rewrite((argument,), elsewhere=(UseRewrite(target=definition.value, build=_flattened),))
+
+
+def _given_plain_formats(name: cst.Name, site: CallSite) -> bool:
+    """Is ``name`` a parameter that every call, in this module and in the others, gives a format
+    that reads the same in both APIs (``{"type": "json_object"}``, ``{"type": "text"}``), or
+    ``None`` where the read is under ``if name:``?"""
+    analysis = site.analysis
+    reaching = analysis.bindings.reaching(name)
+    param = reaching[0].node if len(reaching) == 1 else None
+    function = analysis.nodes.enclosing(param, (cst.FunctionDef, cst.Lambda)) if isinstance(param, cst.Param) else None
+    callers = analysis.flow.callers(function) if isinstance(function, cst.FunctionDef) else None
+    if callers is None:
+        return False
+    here = [analysis.flow.passed(function, call, param) for call in callers]
+    elsewhere = [param.default if each == DEFAULT else each for each in analysis.passed_by_other_modules(param)]
+    if None in here or not (here or elsewhere):
+        return False  # a call whose argument cannot be told, or none at all
+    none_allowed = _tested_true(name, analysis)
+    return all(_is_plain_format(each) or (none_allowed and _is_none(each)) for each in (*here, *elsewhere))
+
+
+def _is_none(given: object) -> bool:
+    """``None``, written here or described from another module."""
+    return given is None or (isinstance(given, cst.BaseExpression) and is_constant(given, "None"))
+
+
+def _is_plain_format(given: object) -> bool:
+    """A format dict, written here or described from another module, that only names its type."""
+    if isinstance(given, PassedDict):
+        entries = dict(given.entries)
+    elif isinstance(given, cst.Dict):
+        written = dict_entries(given)
+        entries = {key: literal_string(element.value) for key, element in written.items()} if written is not None else {}
+    else:
+        return False
+    return set(entries) == {"type"} and entries["type"] in PLAIN_FORMATS
+
+
+def _tested_true(name: cst.Name, analysis) -> bool:
+    """Does the read ``name`` run only in the body of ``if name:`` reading the same binding?"""
+    child, parent = name, analysis.nodes.parents.get(name)
+    while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Lambda)):
+        if isinstance(parent, cst.If) and child is parent.body and isinstance(parent.test, cst.Name) and parent.test.value == name.value:
+            return analysis.bindings.reaching(parent.test) == analysis.bindings.reaching(name)
+        child, parent = parent, analysis.nodes.parents.get(parent)
+    return False
 
 
 def _flattened(definition: cst.CSTNode) -> cst.CSTNode:
