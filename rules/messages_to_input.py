@@ -20,7 +20,30 @@ requires in the `input` messages only, so there the system message stays one:
   "content": "..."}`) and read only in lists is sent as it is, also in a call that can use tools;
 - `messages` given as an expression (a variable, a function call) is passed as `input=` as it is;
 - a message built with a Chat type's constructor from a role and a text
-  (`ChatCompletionUserMessageParam(role="user", content=q)`) is built as `EasyInputMessageParam`.
+  (`ChatCompletionUserMessageParam(role="user", content=q)`) is built as `EasyInputMessageParam`;
+- a user, system or developer message of the list whose content the tool cannot see written
+  and may be Chat content parts (a name bound to a list, a function returning one, a parameter
+  a call gives one) is sent as a message, its content read through a helper added once to the
+  module, which converts parts as above and leaves a text as it is:
+  `{"role": "user", "content": _responses_content(content)}`.
+
+```python
+def _responses_content(content: Any) -> Any:
+    \"\"\"Chat Completions message content in the Responses shape: a text as it is, parts as input
+    parts (`text` as `input_text`, `image_url` as `input_image`, its `detail` "auto" if not given).\"\"\"
+    if not isinstance(content, (list, tuple)):
+        return content
+    parts = []
+    for part in content:
+        image = part.get("image_url") if part.keys() == {"type", "image_url"} and part["type"] == "image_url" else None
+        if part.keys() == {"type", "text"} and part["type"] == "text":
+            parts.append({"type": "input_text", "text": part["text"]})
+        elif isinstance(image, dict) and "url" in image and image.keys() <= {"url", "detail"}:
+            parts.append({"type": "input_image", "image_url": image["url"], "detail": image.get("detail", "auto")})
+        else:
+            raise ValueError(f"a {part.get('type')!r} content part has no Responses shape the migration knows: convert it by hand")
+    return parts
+```
 
 ## Why
 `responses.create` has no `messages` parameter (`Unsupported parameter: 'messages'`). Its
@@ -55,19 +78,23 @@ content, which is what the Responses API accepts (the type checker tells you if 
 type says otherwise); in a call that can use tools, one the tool cannot see into is reported.
 A list built by a function of the module (`messages=build_messages(q)`) or copied from a
 constant is checked like a history, and passed as it is. A message whose content may be a list
-made where the message is not written holds Chat content parts the tool does not convert there:
-it is reported. The content may be such a list where it is a name a list reaches (`parts =
-[{"type": "text", ...}, ...]`, then `"content": parts`), a parameter annotated as a sequence or
-given a list by a call of the module, or what a function of the module returns where it is
-annotated so or returns a list (`"content": build_content(path)`); a value the tool cannot see
-into (another module's function, a parameter no call of the module gives) is taken for text, as
-prompts are. So is a name in the list holding a message the conversion would change (`messages=
-[PHOTO]`, `PHOTO` a message with parts or a `name`), and a constructor's message with anything
-but a role and a text.
+made where the message is not written may hold Chat content parts: in the call's own list, a
+user, system or developer message with no other key reads it through `_responses_content`,
+which converts the parts the tool converts where they are written and raises `ValueError` on
+any other (an audio or file part, which a Responses message does not take in that shape); such
+a message in a history, an assistant's, or one with other keys, is reported. The content may be
+such a list where it is a name a list reaches (`parts = [{"type": "text", ...}, ...]`, then
+`"content": parts`), a parameter annotated as a sequence or given a list by a call of the
+project, or what a function of the module returns where it is annotated so or returns a list
+(`"content": build_content(path)`); a value the tool cannot see into (another module's
+function, a parameter no call gives) is taken for text, as prompts are. A name in the list
+holding a message the conversion would change (`messages=[PHOTO]`, `PHOTO` a message with parts
+or a `name`) is reported, and so is a constructor's message with anything but a role and a
+text.
 """
 
 from functools import partial
-from typing import List, Optional, Sequence, Tuple, Union
+from typing import List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 
@@ -85,6 +112,28 @@ CONTAINER_NODES = (cst.List, cst.Dict, cst.Tuple, cst.Set, cst.ListComp, cst.Dic
 # Annotations of a value that may be a list of content parts rather than a string.
 SEQUENCE_TYPES = frozenset({"list", "List", "Sequence", "MutableSequence", "Iterable", "Collection", "tuple", "Tuple"})
 MAX_DEPTH = 3  # calls and parameters followed to find what a content may be
+# The roles whose content `input` takes as parts (an assistant's holds output parts).
+PART_ROLES = frozenset({"system", "developer", "user"})
+ANY = Import("typing", "Any")
+# Converts, where the call sends it, a content the tool cannot see written: text or Chat parts.
+CONTENT_HELPER_NAME = "_responses_content"
+CONTENT_HELPER = '''\
+def _responses_content(content: Any) -> Any:
+    """Chat Completions message content in the Responses shape: a text as it is, parts as input
+    parts (`text` as `input_text`, `image_url` as `input_image`, its `detail` "auto" if not given)."""
+    if not isinstance(content, (list, tuple)):
+        return content
+    parts = []
+    for part in content:
+        image = part.get("image_url") if part.keys() == {"type", "image_url"} and part["type"] == "image_url" else None
+        if part.keys() == {"type", "text"} and part["type"] == "text":
+            parts.append({"type": "input_text", "text": part["text"]})
+        elif isinstance(image, dict) and "url" in image and image.keys() <= {"url", "detail"}:
+            parts.append({"type": "input_image", "image_url": image["url"], "detail": image.get("detail", "auto")})
+        else:
+            raise ValueError(f"a {part.get('type')!r} content part has no Responses shape the migration knows: convert it by hand")
+    return parts
+'''
 # The Chat types' message constructors, by qualified name, with the role each takes.
 MESSAGE_CONSTRUCTORS = {
     f"openai.types.chat.ChatCompletion{kind}MessageParam": kind.lower() for kind in ("System", "Developer", "User", "Assistant")
@@ -160,10 +209,10 @@ def messages(name, value, site) -> Union[Rewrite, Block]:
         if isinstance(elsewhere, Block):
             return elsewhere
         return Rewrite((NewArgument("input", value),), elsewhere=elsewhere)
-    elements = list(value.elements)
-    held_parts = _parts_not_written_in(original, site)
-    if held_parts is not None:
-        return held_parts
+    with_contents = _contents_converted(list(value.elements), original, site)
+    if isinstance(with_contents, Block):
+        return with_contents
+    elements, needs = with_contents
     constructed = _constructed_messages(original, site)
     if isinstance(constructed, Block):
         return constructed
@@ -171,7 +220,7 @@ def messages(name, value, site) -> Union[Rewrite, Block]:
     if len(elements) > 1 and isinstance(original, cst.List) and _is_instruction(original.elements[0].value, site) and not _may_ask_json_mode(site):
         arguments.append(NewArgument("instructions", _content(elements[0].value)))
         elements = elements[1:]
-    if len(elements) == 1:
+    if len(elements) == 1 and not needs:
         text = _user_text(elements[0].value)
         if text is not None:
             return Rewrite((*arguments, NewArgument("input", text)))
@@ -181,7 +230,7 @@ def messages(name, value, site) -> Union[Rewrite, Block]:
     converted = _converted_elements(elements)
     if isinstance(converted, Block):
         return converted
-    return Rewrite((*arguments, NewArgument("input", value.with_changes(elements=converted))), elsewhere=(*elsewhere, *constructed))
+    return Rewrite((*arguments, NewArgument("input", value.with_changes(elements=converted))), elsewhere=(*elsewhere, *constructed, *needs))
 
 
 def _converted_elements(elements: Sequence[cst.BaseElement]) -> Union[List[cst.BaseElement], Block]:
@@ -218,11 +267,15 @@ def _joined(
             return right
         return value.with_changes(left=left, right=right)
     if isinstance(original, cst.List):
-        elsewhere = _parts_not_written_in(original, site) or _inline_history(original, site)
+        with_contents = _contents_converted(list(value.elements), original, site)
+        if isinstance(with_contents, Block):
+            return with_contents
+        elsewhere = _inline_history(original, site)
         if isinstance(elsewhere, Block):
             return elsewhere
-        rewrites.extend(elsewhere)
-        converted = _converted_elements(list(value.elements))
+        elements, needs = with_contents
+        rewrites.extend((*elsewhere, *needs))
+        converted = _converted_elements(elements)
         return converted if isinstance(converted, Block) else value.with_changes(elements=converted)
     history = _history_of(original, site)
     if isinstance(history, Block):
@@ -347,18 +400,60 @@ def _content(message: cst.BaseExpression) -> cst.BaseExpression:
     return entries["content"].value
 
 
-def _parts_not_written_in(messages: cst.BaseExpression, site) -> Optional[Block]:
-    """A message of the list literal whose content may be a list made elsewhere (content
-    parts), or a name holding a message that would change shape (``messages=[PHOTO]``)."""
-    if not isinstance(messages, cst.List):
-        return None
-    for element in messages.elements:
+def _contents_converted(
+    elements: List[cst.BaseElement], original: cst.List, site
+) -> Union[Tuple[List[cst.BaseElement], Tuple[UseRewrite, ...]], Block]:
+    """The messages of a list literal (``elements``, ``original``'s updated copy), each whose
+    content may hold parts made elsewhere read through the helper, and what the helper needs."""
+    held = _parts_not_written_in(original, site)
+    if isinstance(held, Block):
+        return held
+    if not held:
+        return elements, ()
+    needs = _content_helper_needs(original, site)
+    if isinstance(needs, Block):
+        return needs
+    return [_with_converted_content(element) if index in held else element for index, element in enumerate(elements)], (needs,)
+
+
+def _parts_not_written_in(messages: cst.BaseExpression, site) -> Union[Set[int], Block]:
+    """The positions in the list literal of the messages whose content may be a list made
+    elsewhere (content parts), which the helper converts where the call sends them; a Block for
+    such a message the helper cannot take (an assistant's, or one with other keys), or for a name
+    holding a message that would change shape (``messages=[PHOTO]``)."""
+    held: Set[int] = set()
+    for index, element in enumerate(messages.elements if isinstance(messages, cst.List) else ()):
         blocked = _parts_made_elsewhere(element.value, site)
+        if blocked is not None and _content_converted_where_sent(element.value):
+            held.add(index)
+            continue
         if blocked is None and isinstance(element, cst.Element) and isinstance(element.value, cst.Name):
             blocked = _message_held_in_a_name(element.value, site)
         if blocked is not None:
             return blocked
-    return None
+    return held
+
+
+def _content_converted_where_sent(message: cst.BaseExpression) -> bool:
+    """A role and a content, the role one whose content ``input`` takes as parts."""
+    entries = dict_entries(message)
+    return entries is not None and set(entries) == {"role", "content"} and _role(entries) in PART_ROLES
+
+
+def _with_converted_content(element: cst.BaseElement) -> cst.BaseElement:
+    """The message with its content read through the helper: ``_responses_content(content)``."""
+    message = element.value
+    content = dict_entries(message)["content"]
+    converted = content.with_changes(value=cst.Call(func=cst.Name(CONTENT_HELPER_NAME), args=[cst.Arg(content.value)]))
+    return element.with_changes(value=message.with_changes(elements=[converted if each is content else each for each in message.elements]))
+
+
+def _content_helper_needs(original: cst.BaseExpression, site) -> Union[UseRewrite, Block]:
+    """What the helper needs (its definition, ``Any``), added with the call's rewrite."""
+    taken = site.analysis.helper_conflict(original, CONTENT_HELPER_NAME, CONTENT_HELPER, (ANY,))
+    if taken is not None:
+        return Block(f"a message's content is converted by a helper that needs the name `{taken}`, which this module uses for something else")
+    return UseRewrite(target=original, build=lambda updated: updated, add_imports=(ANY,), add_definitions=(CONTENT_HELPER,))
 
 
 def _constructed_messages(messages: cst.List, site) -> Union[Tuple[UseRewrite, ...], Block]:
@@ -420,8 +515,9 @@ def _parts_made_elsewhere(message: cst.BaseExpression, site) -> Optional[Block]:
     if content is None or isinstance(content, cst.List) or not _may_hold_parts(content, site):
         return None
     return Block(
-        f"the content `{one_line(code_of(content), limit=40)}` may hold content parts, which the tool converts only where they are"
-        " written in the message (`input` takes `input_text` and `input_image` parts)"
+        f"the content `{one_line(code_of(content), limit=40)}` may hold content parts, which `input` takes in another shape"
+        " (`input_text`, `input_image`): the tool converts them where the call sends them, in a user, system or developer"
+        " message with no other key written in the call's list"
     )
 
 
