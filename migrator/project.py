@@ -12,7 +12,9 @@ The project is the folder the file belongs to (the nearest one up with a ``pypro
 ``setup.py``, ``setup.cfg`` or ``.git``; else the folder its top package is in), not the paths
 given: a module outside them can import a function the run would change. Module names come from the folders: a file's name is dotted through the
 folders above it that hold an ``__init__.py``, and an absolute import is looked for first
-beside the importer's top package, then anywhere in the project. Nothing is read until the
+beside the importer's top package, then anywhere in the project. A relative import that climbs
+above those packages is in namespace packages (folders without one), and names its module by
+path. Nothing is read until the
 first question; then each Python file of the project is read once for its import statements
 (found in its text, and only they parsed), and a module is parsed whole only when a name it
 defines is asked about.
@@ -133,6 +135,19 @@ class _Module:
         """The dotted parts of the package relative imports start from."""
         parts = self.name.split(".") if self.name else []
         return parts if self.is_package else parts[:-1]
+
+
+class _ByPath(str):
+    """A module's name found by the path a relative import names, above the packages that
+    ``__init__.py`` files make (namespace packages): the module (or folder) at ``path``, whatever
+    other module shares its name. Empty for a folder, or where no module of the project is."""
+
+    path: Path
+
+    def __new__(cls, name: str, path: Path) -> "_ByPath":
+        made = super().__new__(cls, name)
+        made.path = path
+        return made
 
 
 def _module_of(path: Path) -> _Module:
@@ -653,7 +668,7 @@ class _Tree:
                 defining = self._resolve(importer, source)
                 for alias in statement.names:
                     bound = alias.asname or alias.name
-                    whole = self._resolve(importer, f"{source}.{alias.name}" if source else alias.name)
+                    whole = self._resolve(importer, self._member(source, alias.name))
                     if whole is not None:
                         yield bound, whole, None
                     elif defining is not None and alias.name != "*":
@@ -715,7 +730,7 @@ class _Tree:
             source = self._absolute(current, statement.module, statement.level)
             original = next(alias.name for alias in statement.names if (alias.asname or alias.name) == bound)
             defining = self._resolve(current, source)
-            if defining is None or self._resolve(current, f"{source}.{original}") is not None:
+            if defining is None or self._resolve(current, self._member(source, original)) is not None:
                 break
             steps.append((defining, original))
         if len(steps) == 1 or not self.imports(steps[-1][0].path).calls:
@@ -774,7 +789,7 @@ class _Tree:
             for alias in statement.names:
                 if self._is(source, target, module) and alias.name in (name, "*"):
                     return True
-                whole = f"{source}.{alias.name}" if source else alias.name
+                whole = self._member(source, alias.name)
                 if self._is(whole, target, module) and _names_attribute(self.text(module.path), alias.asname or alias.name, name):
                     return True
         elif isinstance(statement, ast.Import):
@@ -785,6 +800,8 @@ class _Tree:
 
     def _is(self, dotted: Optional[str], target: _Module, importer: _Module) -> bool:
         """Does the module name ``dotted``, imported by ``importer``, mean ``target``?"""
+        if isinstance(dotted, _ByPath):
+            return dotted.path == target.path
         if not dotted or dotted != target.name:
             return False
         if target.base == importer.base:
@@ -792,19 +809,41 @@ class _Tree:
         # Another top package of the same name beside the importer would be the one imported.
         return not any(m.name == dotted and m.base == importer.base for m in self.modules.values())
 
-    @staticmethod
-    def _absolute(module: _Module, name: Optional[str], level: int) -> Optional[str]:
-        """The absolute name of ``from <level dots><name> import ...`` in ``module``."""
+    def _absolute(self, module: _Module, name: Optional[str], level: int) -> Optional[str]:
+        """The absolute name of ``from <level dots><name> import ...`` in ``module``. Within the
+        packages its folders' ``__init__.py`` files make, it is spelled from theirs; above
+        them, the folders are namespace packages (a relative import is valid in nothing else),
+        and the module imported is found by its path: its own name then, or ``""`` for a folder
+        of modules, whose names the names imported from it are."""
         if level == 0:
             return name
         package = module.package
-        if level - 1 > len(package):
-            return None
-        parts = package[: len(package) - (level - 1)]
-        return ".".join([*parts, *([name] if name else [])])
+        if level - 1 < len(package):
+            parts = package[: len(package) - (level - 1)]
+            return ".".join([*parts, *([name] if name else [])])
+        folder = module.path.parent
+        for _ in range(level - 1):
+            folder = folder.parent
+        return self._member(_ByPath("", folder), name) if name else _ByPath("", folder)
+
+    def _member(self, source: Optional[str], name: str) -> str:
+        """The name of the module ``name`` of the package ``source`` (``from source import
+        name``), or of the module ``name`` dotted into it; by path under a folder found by path."""
+        if not isinstance(source, _ByPath):
+            return f"{source}.{name}" if source else name
+        folder = source.path.parent if source.path.name == "__init__.py" else source.path
+        for part in name.split(".")[:-1]:
+            folder = folder / part
+        last = name.split(".")[-1]
+        for path in (folder / f"{last}.py", folder / last / "__init__.py"):
+            if path in self.modules:
+                return _ByPath(self.modules[path].name, path)
+        return _ByPath("", folder / last)  # a folder, or nothing: no module of the project
 
     def _resolve(self, importer: _Module, dotted: Optional[str]) -> Optional[_Module]:
         """The project module ``dotted`` names for ``importer``: beside it first."""
+        if isinstance(dotted, _ByPath):
+            return self.modules.get(dotted.path)
         if not dotted:
             return None
         matches = self.named.get(dotted, [])
@@ -859,7 +898,7 @@ class _Tree:
             if isinstance(statement, ast.ImportFrom):
                 source = self._absolute(importer, statement.module, statement.level)
                 for alias in statement.names:
-                    whole = f"{source}.{alias.name}" if source else alias.name
+                    whole = self._member(source, alias.name)
                     module = self._resolve(importer, whole) or self._resolve(importer, source)
                     if module is not None:
                         yield module

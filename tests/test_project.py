@@ -99,6 +99,7 @@ def test_the_project_cases_cover_what_crosses_modules():
         "format_parameter_given_by_other_modules",
         "format_parameter_another_module_gives_a_schema_is_reported",
         "max_tokens_given_by_another_module",
+        "result_read_through_namespace_packages",
     } <= names
 
 
@@ -190,6 +191,32 @@ def test_relative_imports_resolve_against_the_importers_package(tmp_path):
     })
     found = _facts(tmp_path, "pkg/llm.py", exported=["complete"]).importers_of("complete")
     assert sorted(found) == ["pkg/sibling.py:1", "pkg/sub/use.py:1"]
+
+
+def test_relative_imports_above_the_regular_packages_resolve_by_folder(tmp_path):
+    """Folders without ``__init__.py`` are namespace packages, where relative imports are valid:
+    the module a relative import names is found by its path."""
+    _write(tmp_path, {
+        ".git/HEAD": "",
+        "main/client/ai/llm.py": LLM,
+        "main/client/use.py": "from .ai.llm import complete\n",
+        "main/client/ai/near.py": "from .llm import complete\n",
+        "main/client/ai/whole.py": "from . import llm\nllm.complete('x')\n",
+        "main/other/far.py": "from ..client.ai.llm import complete\n",
+        "main/other/llm.py": "",
+        "main/other/elsewhere.py": "from .llm import complete\n",  # main/other/llm.py
+    })
+    found = _facts(tmp_path, "main/client/ai/llm.py", exported=["complete"]).importers_of("complete")
+    assert sorted(found) == ["main/client/ai/near.py:1", "main/client/ai/whole.py:1", "main/client/use.py:1", "main/other/far.py:1"]
+
+
+def test_a_client_factory_imported_relatively_through_namespace_packages(tmp_path):
+    _write(tmp_path, {
+        ".git/HEAD": "",
+        "main/client/client.py": "from openai import OpenAI\n\ndef get_client():\n    return OpenAI()\n",
+        "main/client/ai/use.py": "from ..client import get_client\n",
+    })
+    assert _facts(tmp_path, "main/client/ai/use.py", imported=["get_client"]).client("get_client") == ImportedClient("get_client", "factory")
 
 
 CALLS = "from openai import OpenAI\nclient = OpenAI()\nclient.chat.completions.create(model='m', messages=[])\n"
