@@ -12,7 +12,8 @@ requires in the `input` messages only, so there the system message stays one:
   `{"type": "text"}` becomes `{"type": "input_text"}`, and
   `{"type": "image_url", "image_url": {"url": u, "detail": d}}` becomes
   `{"type": "input_image", "image_url": u, "detail": d}` (`detail` defaults to `"auto"`, as in
-  Chat Completions);
+  Chat Completions), and `{"type": "file", "file": {"file_id": i}}` becomes
+  `{"type": "input_file", "file_id": i}` (also with `file_data` and `filename`);
 - lists joined with `+` (`SYSTEM + history + [{"role": "user", "content": q}]`) stay joined:
   each list literal is converted as a `messages` list is, and each history checked as one (a
   history joined so is sent whole: a tool loop may add the model's turns to it); a message held
@@ -30,7 +31,8 @@ requires in the `input` messages only, so there the system message stays one:
 ```python
 def _responses_content(content: Any) -> Any:
     \"\"\"Chat Completions message content in the Responses shape: a text as it is, parts as input
-    parts (`text` as `input_text`, `image_url` as `input_image`, its `detail` "auto" if not given).\"\"\"
+    parts (`text` as `input_text`, `image_url` as `input_image`, its `detail` "auto" if not given,
+    `file` as `input_file`).\"\"\"
     if not isinstance(content, (list, tuple)):
         return content
     parts = []
@@ -40,6 +42,8 @@ def _responses_content(content: Any) -> Any:
             parts.append({"type": "input_text", "text": part["text"]})
         elif isinstance(image, dict) and "url" in image and image.keys() <= {"url", "detail"}:
             parts.append({"type": "input_image", "image_url": image["url"], "detail": image.get("detail", "auto")})
+        elif part.keys() == {"type", "file"} and part["type"] == "file" and part["file"] and part["file"].keys() <= {"file_data", "file_id", "filename"}:
+            parts.append({"type": "input_file", **part["file"]})
         else:
             raise ValueError(f"a {part.get('type')!r} content part has no Responses shape the migration knows: convert it by hand")
     return parts
@@ -71,7 +75,7 @@ client.responses.create(
 Safe for literal lists. Tool calls and tool results, in the list or in a history list variable
 the call sends (`messages=history`, `[..., *history]`), are converted as rule `tool_results`
 describes, which also reports what it cannot convert. Any other message the tool cannot carry
-over exactly blocks the call: one with a `name`, an unknown role, audio or file parts, or an
+over exactly blocks the call: one with a `name`, an unknown role, audio parts, or an
 assistant message with content parts. Another `messages` expression is passed through
 unchanged: it must hold only system / developer / user / assistant messages with string
 content, which is what the Responses API accepts (the type checker tells you if its declared
@@ -81,7 +85,7 @@ constant is checked like a history, and passed as it is. A message whose content
 made where the message is not written may hold Chat content parts: in the call's own list, a
 user, system or developer message with no other key reads it through `_responses_content`,
 which converts the parts the tool converts where they are written and raises `ValueError` on
-any other (an audio or file part, which a Responses message does not take in that shape); such
+any other (an audio part, which a Responses message does not take); such
 a message in a history, an assistant's, or one with other keys, is reported. The content may be
 such a list where it is a name a list reaches (`parts = [{"type": "text", ...}, ...]`, then
 `"content": parts`), a parameter annotated as a sequence or given a list by a call of the
@@ -114,13 +118,16 @@ SEQUENCE_TYPES = frozenset({"list", "List", "Sequence", "MutableSequence", "Iter
 MAX_DEPTH = 3  # calls and parameters followed to find what a content may be
 # The roles whose content `input` takes as parts (an assistant's holds output parts).
 PART_ROLES = frozenset({"system", "developer", "user"})
+# What a Chat `file` part's file holds; a Responses `input_file` part holds the same keys.
+FILE_KEYS = frozenset({"file_data", "file_id", "filename"})
 ANY = Import("typing", "Any")
 # Converts, where the call sends it, a content the tool cannot see written: text or Chat parts.
 CONTENT_HELPER_NAME = "_responses_content"
 CONTENT_HELPER = '''\
 def _responses_content(content: Any) -> Any:
     """Chat Completions message content in the Responses shape: a text as it is, parts as input
-    parts (`text` as `input_text`, `image_url` as `input_image`, its `detail` "auto" if not given)."""
+    parts (`text` as `input_text`, `image_url` as `input_image`, its `detail` "auto" if not given,
+    `file` as `input_file`)."""
     if not isinstance(content, (list, tuple)):
         return content
     parts = []
@@ -130,6 +137,8 @@ def _responses_content(content: Any) -> Any:
             parts.append({"type": "input_text", "text": part["text"]})
         elif isinstance(image, dict) and "url" in image and image.keys() <= {"url", "detail"}:
             parts.append({"type": "input_image", "image_url": image["url"], "detail": image.get("detail", "auto")})
+        elif part.keys() == {"type", "file"} and part["type"] == "file" and part["file"] and part["file"].keys() <= {"file_data", "file_id", "filename"}:
+            parts.append({"type": "input_file", **part["file"]})
         else:
             raise ValueError(f"a {part.get('type')!r} content part has no Responses shape the migration knows: convert it by hand")
     return parts
@@ -615,7 +624,28 @@ def _convert_part(part: cst.BaseExpression) -> Union[cst.BaseExpression, Block]:
         return _replace_value(part, entries["type"], string_like(entries["type"].value, "input_text"))
     if kind == "image_url" and set(entries) == {"type", "image_url"}:
         return _image_part(part, entries)
+    if kind == "file" and set(entries) == {"type", "file"}:
+        return _file_part(part, entries)
     return Block(f"a content part `{kind or '?'}` has no mapping the tool can prove")
+
+
+def _file_part(part: cst.Dict, entries) -> Union[cst.BaseExpression, Block]:
+    """``{"type": "file", "file": {"file_id": i}}`` as ``{"type": "input_file", "file_id": i}``."""
+    file = dict_entries(entries["file"].value)
+    if not file or not set(file) <= FILE_KEYS:
+        return Block("a `file` part is not a literal of `file_data`, `file_id` and `filename`")
+    type_entry, file_entry = entries["type"], entries["file"]
+    inner = list(entries["file"].value.elements)
+    elements = []
+    for element in part.elements:
+        if element is type_entry:
+            elements.append(element.with_changes(value=string_like(type_entry.value, "input_file")))
+        elif element is file_entry:
+            elements.extend(each.with_changes(comma=separator(part)) for each in inner[:-1])
+            elements.append(inner[-1].with_changes(comma=element.comma))
+        else:
+            elements.append(element)
+    return part.with_changes(elements=elements)
 
 
 def _image_part(part: cst.Dict, entries) -> Union[cst.BaseExpression, Block]:

@@ -7,7 +7,8 @@ from openai import OpenAI
 
 def _responses_content(content: Any) -> Any:
     """Chat Completions message content in the Responses shape: a text as it is, parts as input
-    parts (`text` as `input_text`, `image_url` as `input_image`, its `detail` "auto" if not given)."""
+    parts (`text` as `input_text`, `image_url` as `input_image`, its `detail` "auto" if not given,
+    `file` as `input_file`)."""
     if not isinstance(content, (list, tuple)):
         return content
     parts = []
@@ -17,6 +18,8 @@ def _responses_content(content: Any) -> Any:
             parts.append({"type": "input_text", "text": part["text"]})
         elif isinstance(image, dict) and "url" in image and image.keys() <= {"url", "detail"}:
             parts.append({"type": "input_image", "image_url": image["url"], "detail": image.get("detail", "auto")})
+        elif part.keys() == {"type", "file"} and part["type"] == "file" and part["file"] and part["file"].keys() <= {"file_data", "file_id", "filename"}:
+            parts.append({"type": "input_file", **part["file"]})
         else:
             raise ValueError(f"a {part.get('type')!r} content part has no Responses shape the migration knows: convert it by hand")
     return parts
@@ -32,6 +35,10 @@ def build_content(url: str, detail: str = "") -> list:
     return [{"type": "text", "text": "What is in this picture?"}, {"type": "image_url", "image_url": image}]
 
 
+def with_file(file_id: str) -> list:
+    return [{"type": "file", "file": {"file_id": file_id}}, {"type": "text", "text": "Summarise this file."}]
+
+
 def ask(content) -> str:
     response = client.responses.create(
         model="gpt-4o-mini",
@@ -44,3 +51,15 @@ def ask(content) -> str:
 print(ask(build_content("https://example.com/cat.png")))
 print(ask(build_content("https://example.com/dog.png", detail="low")))
 print(ask("What is a lighthouse for?"))
+print(ask(with_file("file-abc123")))
+
+
+def summarise(file_id: str) -> str:
+    response = client.responses.create(
+        model="gpt-4o-mini",
+        input=[{"role": "user", "content": [{"type": "input_file", "file_id": file_id, "filename": "report.pdf"}, {"type": "input_text", "text": "Summarise it."}]}],
+    )
+    return response.output_text or ""
+
+
+print(summarise("file-def456"))
