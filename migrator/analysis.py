@@ -363,6 +363,13 @@ class ModuleAnalysis:
         return bool(self._openai_imports)
 
     @cached_property
+    def loads_without_openai(self) -> bool:
+        """Does every import of openai sit in a function, a class or a compound statement
+        (``try: import openai`` / ``except ImportError:``), so that the module loads without it?"""
+        statements = self.imports.by_package.get("openai", [])
+        return bool(statements) and not any(self.nodes.parents.get(self.nodes.parents.get(each)) is self.module for each in statements)
+
+    @cached_property
     def _openai_renames(self) -> Optional[List[Tuple[str, str]]]:
         """``(name, qualified)`` for each name an import of openai binds to something else:
         ``ct`` to ``openai.types.chat`` (``import openai.types.chat as ct``), ``ChatCompletion``

@@ -103,6 +103,7 @@ def plan_module(analysis: ModuleAnalysis, options: Options) -> ModulePlan:
     if options.is_enabled(CALLS_IN_TEXT):
         findings.extend(_written_call_findings(analysis, suppressions))
     _block_suppressed_edits(plans, suppressions, analysis, options)
+    _block_openai_imports_at_load(plans, analysis, options)
     _block_partly_migrated_shares(plans, analysis, options)
     for plan in plans:
         findings.extend(_site_findings(plan, analysis, options))
@@ -187,6 +188,22 @@ def _guards() -> List[Tuple[str, GuardHook]]:
     reason, whatever order the rules were loaded in."""
     rules = all_rules()
     return [(rule_id, hook) for rule_id in sorted(rules) for hook in rules[rule_id].guard_hooks]
+
+
+def _block_openai_imports_at_load(plans: List[SitePlan], analysis: ModuleAnalysis, options: Options) -> None:
+    """A module that imports openai only where it uses it loads without it (a provider it may
+    not need, ``try: import openai`` with a fallback): a rewrite needing an import from openai,
+    which goes with the module's imports, would make loading the module need it."""
+    if not analysis.loads_without_openai:
+        return
+    for plan in plans:
+        if not plan.migrates(options):
+            continue
+        for rule_id, rewrite in plan.use_rewrites + plan.shared_rewrites:
+            if any(needed.module.split(".")[0] == "openai" for needed in rewrite.add_imports):
+                reason = "the module imports openai only where it uses it, and the rewrite needs an import from openai where the module's imports are, which would make loading the module need it"
+                plan.blockers.append(Blocker(rule_id, reason, plan.site.position))
+                break
 
 
 def _block_suppressed_edits(

@@ -802,8 +802,10 @@ class _Tree:
         """Does the module name ``dotted``, imported by ``importer``, mean ``target``?"""
         if isinstance(dotted, _ByPath):
             return dotted.path == target.path
-        if not dotted or dotted != target.name:
+        if not dotted:
             return False
+        if dotted != target.name:
+            return dotted not in self.named and self._through_folders(importer, dotted) is target
         if target.base == importer.base:
             return True
         # Another top package of the same name beside the importer would be the one imported.
@@ -847,9 +849,25 @@ class _Tree:
         if not dotted:
             return None
         matches = self.named.get(dotted, [])
+        if not matches:
+            return self._through_folders(importer, dotted)
         beside = [m for m in matches if m.base == importer.base]
         chosen = beside or matches
         return chosen[0] if len(chosen) == 1 else None
+
+    def _through_folders(self, importer: _Module, dotted: str) -> Optional[_Module]:
+        """The module a dotted absolute import names through folders without ``__init__.py``
+        (namespace packages), whose modules are named from their own folder: looked for by path
+        from where Python may run the project, the importer's top folder or the project's root."""
+        parts = dotted.split(".")
+        if len(parts) < 2:
+            return None
+        for base in dict.fromkeys((importer.base, self.root)):
+            target = base.joinpath(*parts)
+            for path in (target.with_suffix(".py"), target / "__init__.py"):
+                if path in self.modules:
+                    return self.modules[path]
+        return None
 
     # -- what the modules a module imports call ----------------------------------------
 

@@ -210,6 +210,20 @@ def test_relative_imports_above_the_regular_packages_resolve_by_folder(tmp_path)
     assert sorted(found) == ["main/client/ai/near.py:1", "main/client/ai/whole.py:1", "main/client/use.py:1", "main/other/far.py:1"]
 
 
+def test_absolute_imports_through_folders_without_init_resolve_by_path(tmp_path):
+    _write(tmp_path, {
+        ".git/HEAD": "",
+        "agent/llm.py": LLM,
+        "main.py": "from agent.llm import complete\n",
+        "cli.py": "import agent.llm as llm\nllm.complete('x')\n",
+        "web.py": "from agent import llm\nllm.complete('x')\n",
+        "other.py": "from elsewhere.llm import complete\n",
+        "tools/run.py": "from agent.llm import complete\n",  # run from the project's root
+    })
+    found = _facts(tmp_path, "agent/llm.py", exported=["complete"]).importers_of("complete")
+    assert sorted(found) == ["cli.py:1", "main.py:1", "tools/run.py:1", "web.py:1"]
+
+
 def test_a_client_factory_imported_relatively_through_namespace_packages(tmp_path):
     _write(tmp_path, {
         ".git/HEAD": "",
