@@ -141,11 +141,13 @@ class ResultReaders:
 
 @dataclass(frozen=True)
 class PassedList:
-    """A new list another module passes, that nothing else there holds: a list literal in the
-    call, or one a name of the calling function is bound to right before and only adds to. Its
-    items (those added too) are described as passed values are."""
+    """A list another module passes: a list literal in the call, or the list literals a name of
+    the calling function is bound to, with what it appends. Its items are described as passed
+    values are. ``shared`` unless the list is new and nothing else there holds it (a literal in
+    the call, or one the name is bound to right before the call and only appended to)."""
 
     items: Tuple[object, ...]
+    shared: bool = False
 
 
 @dataclass(frozen=True)

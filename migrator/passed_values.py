@@ -2,8 +2,8 @@
 
 The project phase asks this of the modules that import a function: for each parameter, what
 each call gives it, described as ``ProjectFacts.passed`` holds it (``migrator.model``):
-constants as they are; a new list that nothing else in the calling function holds as a
-``PassedList`` of its items; a dict literal with string keys as a ``PassedDict``; anything else
+constants as they are; a list a name of the calling function holds as a ``PassedList`` of its
+items (``shared`` unless it is new and nothing else holds it); a dict literal with string keys as a ``PassedDict``; anything else
 as a ``PassedOther``, a ``"container"`` where it may be one, ``"default"`` where the call leaves
 out a parameter that has one. A use of the function that is not a call by the name an import
 binds, or a call that unpacks arguments, gives ``"unseen"``: a question about every call then
@@ -80,9 +80,10 @@ class _Describer:
 
     def argument(self, value: ast.expr, call: ast.Call, parents: Dict[ast.AST, ast.AST]) -> object:
         if isinstance(value, ast.Name):
-            items = _fresh_list_items(value, call, self.scope, parents)
-            if items is not None:
-                return PassedList(tuple(self.value(item) for item in items))
+            found = _list_items(value, call, self.scope, parents)
+            if found is not None:
+                items, fresh = found
+                return PassedList(tuple(self.value(item) for item in items), shared=not fresh)
         return self.value(value)
 
     def value(self, value: ast.expr) -> object:
@@ -138,16 +139,18 @@ def _values_bound(name: str, scope: ast.AST) -> Iterator[ast.expr]:
             yield node.value
 
 
-def _fresh_list_items(name: ast.Name, call: ast.Call, scope: ast.AST, parents: Dict[ast.AST, ast.AST]) -> Optional[List[ast.expr]]:
-    """The items of the list ``name`` holds where ``call`` gives it, when that list is new and
-    nothing else holds it: the name is bound once in ``scope``, to a list literal, in the block
-    that runs the call's statement (so each run of the call gets a list of its own), not by a
-    ``global`` or ``nonlocal`` one, and read nowhere else but by ``name.append(item)``
-    statements; None otherwise."""
+def _list_items(name: ast.Name, call: ast.Call, scope: ast.AST, parents: Dict[ast.AST, ast.AST]) -> Optional[Tuple[List[ast.expr], bool]]:
+    """The items of the lists ``name`` may hold where ``call`` gives it (the list literals it
+    is bound to in ``scope``, and what ``name.append(item)`` adds), and whether that list is new
+    and nothing else holds it: the name is bound once, in the block that runs the call's
+    statement (so each run of the call gets a list of its own), and read nowhere else but by
+    ``name.append(item)`` statements. None where it may hold another list (a parameter's, a
+    function's, a module's, through ``global`` or ``nonlocal``)."""
     if isinstance(scope, ast.Module):
         return None  # a module's names are read from other modules too
     bindings: List[ast.AST] = []
     appended: List[ast.expr] = []
+    shared = False
     for node in ast.walk(scope):
         if isinstance(node, (ast.Global, ast.Nonlocal)) and name.id in node.names:
             return None
@@ -158,33 +161,28 @@ def _fresh_list_items(name: ast.Name, call: ast.Call, scope: ast.AST, parents: D
             continue
         method = parents.get(node)
         append = parents.get(method)
-        if (
-            isinstance(method, ast.Attribute)
-            and method.attr == "append"
-            and isinstance(append, ast.Call)
-            and append.func is method
-            and len(append.args) == 1
-            and not append.keywords
-            and isinstance(parents.get(append), ast.Expr)
-        ):
+        if isinstance(method, ast.Attribute) and method.attr == "append" and isinstance(append, ast.Call) and append.func is method and len(append.args) == 1:
             appended.append(append.args[0])
+            shared = shared or bool(append.keywords) or not isinstance(parents.get(append), ast.Expr)
             continue
-        return None
-    if any(isinstance(argument, ast.arg) and argument.arg == name.id for argument in ast.walk(scope)):
+        shared = True
+    if not bindings or any(isinstance(argument, ast.arg) and argument.arg == name.id for argument in ast.walk(scope)):
         return None  # a parameter: its caller's list
-    if len(bindings) != 1:
-        return None
-    assignment = parents.get(bindings[0])
-    if not (isinstance(assignment, (ast.Assign, ast.AnnAssign)) and isinstance(assignment.value, ast.List)):
-        return None
-    if isinstance(assignment, ast.Assign) and (len(assignment.targets) != 1 or assignment.targets[0] is not bindings[0]):
-        return None
-    if any(isinstance(element, ast.Starred) for element in assignment.value.elts):
-        return None
+    literals = [parents.get(binding) for binding in bindings]
+    for binding, assignment in zip(bindings, literals):
+        single = isinstance(assignment, ast.AnnAssign) or (isinstance(assignment, ast.Assign) and len(assignment.targets) == 1 and assignment.targets[0] is binding)
+        if not (single and isinstance(assignment.value, ast.List)) or any(isinstance(each, ast.Starred) for each in assignment.value.elts):
+            return None
     statement = _statement_of(call, parents)
-    if statement is None or parents.get(statement) is not parents.get(assignment) or _body_of(statement, parents) is not _body_of(assignment, parents):
-        return None
-    return [*assignment.value.elts, *appended]
+    assignment = literals[0]
+    fresh = (
+        not shared
+        and len(literals) == 1
+        and statement is not None
+        and parents.get(statement) is parents.get(assignment)
+        and _body_of(statement, parents) is _body_of(assignment, parents)
+    )
+    return [*(item for each in literals for item in each.value.elts), *appended], fresh
 
 
 def _statement_of(node: ast.AST, parents: Dict[ast.AST, ast.AST]) -> Optional[ast.stmt]:

@@ -39,6 +39,8 @@ from migrator.shapes import code_of, dict_entries, is_constant, is_name, lifted,
 
 RULE = "tool_results"  # the rule the findings about histories belong to
 TOOL_PARAMETERS = ("tools", "functions")
+# Keys of the Chat messages that carry tool calls and their results.
+TOOL_MESSAGE_KEYS = frozenset({"tool_calls", "tool_call_id", "function_call"})
 RESPONSE_MESSAGE = ("choices", 0, "message")
 DUMPED_MESSAGE = (*RESPONSE_MESSAGE, "model_dump", CALL)
 # A Chat tool result's keys -> a function_call_output item's. Chat defines no ``name`` on a tool
@@ -320,6 +322,12 @@ def followed_history(name: Union[cst.Name, cst.Attribute], site: CallSite, conve
                 f"`{shown}` receives `{_code(receiving)}` on line {analysis.nodes.positions[receiving].start.line}, "
                 f"but is not built from list literals in this module, so the tool cannot see everything that reads it"
             )
+        given = _tool_messages_given(name, analysis)
+        if given is not None:
+            return _blocked(
+                f"`{shown}` is a parameter {given} lists holding tool calls or results, which the Responses API"
+                " takes in another shape"
+            )
         added = _message_added_elsewhere(name, site)
         if added is not None:
             return _blocked(
@@ -538,7 +546,7 @@ def _given_new_plain_histories(node: cst.CSTNode, analysis: ModuleAnalysis) -> b
     if parameter is None or analysis.flow.callers(parameter[1]) != []:
         return False
     given = analysis.passed_by_other_modules(parameter[0])
-    return bool(given) and all(isinstance(each, PassedList) and all(_is_plain_message(item) for item in each.items) for each in given)
+    return bool(given) and all(isinstance(each, PassedList) and not each.shared and all(_is_plain_message(item) for item in each.items) for each in given)
 
 
 def _other_modules_calling(name: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[Tuple[str, str]]:
@@ -559,6 +567,34 @@ def _top_level_parameter(node: cst.CSTNode, analysis: ModuleAnalysis) -> Optiona
     if not isinstance(function, cst.FunctionDef) or analysis.nodes.parents.get(function) is not analysis.module:
         return None
     return param, function
+
+
+def _tool_messages_given(name: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[str]:
+    """Who gives the parameter ``name`` reads a list holding a tool call or result (an
+    assistant message with ``tool_calls``, a ``tool`` message): a call of this module, with a
+    list literal, or other modules (where they import its function); None when none does."""
+    for binding in analysis.bindings.value_sources(name) if isinstance(name, cst.Name) else ():
+        param = binding.node if isinstance(binding.node, cst.Param) else analysis.nodes.parents.get(binding.node)
+        if not isinstance(param, cst.Param):
+            continue
+        for value in analysis.passed_by_every_call(param) or ():
+            literals = analysis.bindings.bound_values(value) if isinstance(value, cst.Name) else [value]
+            if any(isinstance(each, cst.List) and any(_is_tool_message(dict_entries(e.value)) for e in each.elements) for each in literals):
+                return "that a call of this module gives"
+        given = analysis.passed_by_other_modules(param)
+        if any(isinstance(each, PassedList) and any(isinstance(item, PassedDict) and _is_tool_message(dict(item.entries)) for item in each.items) for each in given):
+            function = analysis.nodes.enclosing(param, cst.FunctionDef)
+            return f"that other modules ({analysis.project.where_imported(function.name.value)}) give"
+    return None
+
+
+def _is_tool_message(entries: Optional[dict]) -> bool:
+    """A Chat message of a tool call or result: keys or a role the Responses API takes in another shape."""
+    if not entries:
+        return False
+    role = entries.get("role")
+    role = literal_string(role.value) if isinstance(role, cst.DictElement) else role
+    return bool(TOOL_MESSAGE_KEYS & set(entries)) or role in ("tool", "function")
 
 
 def _is_plain_message(described: object) -> bool:

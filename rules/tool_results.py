@@ -52,7 +52,9 @@ call is followed there: when each call gives it a new list of messages of a role
 list literal in the call, or one a name is bound to right before it and only added to), none of
 them a tool call or result, it is the caller's own and needs nothing converted. Otherwise the
 call is reported, as it is when, in a call that can use tools, the
-history comes from a parameter or another module, or receives something the tool cannot see
+history comes from a parameter or another module, or, in any call, from a parameter that a
+call of the module or of another module gives a list holding tool calls or results (a final
+answer asked without tools, say), or receives something the tool cannot see
 into (a message built by a helper function; a call without tools counts as one that can use
 them when another call sending the same history, or the same list from a parameter, can), and
 when a response's message, of this call or another, is added to a list the tool cannot see

@@ -100,6 +100,7 @@ def test_the_project_cases_cover_what_crosses_modules():
         "format_parameter_another_module_gives_a_schema_is_reported",
         "max_tokens_given_by_another_module",
         "result_read_through_namespace_packages",
+        "history_parameter_other_modules_give_tool_messages_is_reported",
     } <= names
 
 
@@ -322,10 +323,10 @@ USER = PassedDict((("role", "user"), ("content", EXPRESSION)))
             (PassedList((PassedDict((("role", "system"), ("content", "Hi"))), USER)),),
             id="name-bound-right-before",
         ),
-        pytest.param("def ask(q):\n    m = [{'role': 'user', 'content': q}]\n    run(m)\n    print(m)\n", (CONTAINER,), id="read-after"),
-        pytest.param("def ask(q):\n    m = [{'role': 'user', 'content': q}]\n    run(m)\n    run(m)\n", (CONTAINER,), id="given-twice"),
-        pytest.param("def ask(qs):\n    m = []\n    for q in qs:\n        run(m)\n", (CONTAINER,), id="bound-outside-the-loop"),
-        pytest.param("def ask(q):\n    m = [{'role': 'user', 'content': q}]\n    return [run(m) for _ in range(2)]\n", (CONTAINER,), id="in-a-comprehension"),
+        pytest.param("def ask(q):\n    m = [{'role': 'user', 'content': q}]\n    run(m)\n    print(m)\n", (PassedList((USER,), shared=True),), id="read-after"),
+        pytest.param("def ask(q):\n    m = [{'role': 'user', 'content': q}]\n    run(m)\n    run(m)\n", (PassedList((USER,), shared=True),), id="given-twice"),
+        pytest.param("def ask(qs):\n    m = []\n    for q in qs:\n        run(m)\n", (PassedList((), shared=True),), id="bound-outside-the-loop"),
+        pytest.param("def ask(q):\n    m = [{'role': 'user', 'content': q}]\n    return [run(m) for _ in range(2)]\n", (PassedList((USER,), shared=True),), id="in-a-comprehension"),
         pytest.param("m = [{'role': 'user', 'content': 'x'}]\nrun(m)\n", (CONTAINER,), id="module-level-name"),
         pytest.param("def ask(m):\n    return run(m)\n", (EXPRESSION,), id="callers-list"),
         pytest.param("def ask(q):\n    global m\n    m = [{'role': 'user', 'content': q}]\n    return run(m)\n", (CONTAINER,), id="global"),
