@@ -12,9 +12,11 @@ The project is the folder the file belongs to (the nearest one up with a ``pypro
 ``setup.py``, ``setup.cfg`` or ``.git``; else the folder its top package is in), not the paths
 given: a module outside them can import a function the run would change. Module names come from the folders: a file's name is dotted through the
 folders above it that hold an ``__init__.py``, and an absolute import is looked for first
-beside the importer's top package, then anywhere in the project. A relative import that climbs
-above those packages is in namespace packages (folders without one), and names its module by
-path. Nothing is read until the
+beside the importer's top package, then anywhere in the project. Folders without one are
+namespace packages: a relative import that climbs above the regular packages, and a dotted
+absolute import that names no module by those names, find their module by path (the latter
+from the importer's top folder, or the project's root, where Python may be run). Nothing is
+read until the
 first question; then each Python file of the project is read once for its import statements
 (found in its text, and only they parsed), and a module is parsed whole only when a name it
 defines is asked about.
