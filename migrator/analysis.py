@@ -330,8 +330,8 @@ class ModuleAnalysis:
     def passed_by_other_modules(self, param: cst.Param) -> Tuple[object, ...]:
         """What other modules of the project give ``param`` where they call its function, when
         that is a top-level function (``ProjectFacts.passed``); nothing for any other."""
-        function = self.nodes.enclosing(param, (cst.FunctionDef, cst.Lambda))
-        if not isinstance(function, cst.FunctionDef) or self.nodes.parents.get(function) is not self.module:
+        function = self.nodes.function_of(param)
+        if function is None or self.nodes.parents.get(function) is not self.module:
             return ()
         return self.project.passed_by_other_modules(function.name.value, param.name.value)
 

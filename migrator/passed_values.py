@@ -23,7 +23,9 @@ DEFAULT = PassedOther("default")  # the call leaves the parameter out: its defau
 UNSEEN = PassedOther("unseen")
 CONTAINER_NODES = (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 # Annotations naming a container (``List[dict]``, ``Sequence[str]``, ``list | None``...).
-CONTAINER_TYPES = frozenset({"list", "List", "tuple", "Tuple", "Sequence", "Iterable", "set", "Set", "dict", "Dict", "Mapping"})
+CONTAINER_TYPES = frozenset({
+    "list", "List", "tuple", "Tuple", "Sequence", "MutableSequence", "Iterable", "Collection", "set", "Set", "dict", "Dict", "Mapping",
+})
 # Where a value is evaluated again and again in one run of its statement.
 REPEATING = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
@@ -168,21 +170,15 @@ def _list_items(name: ast.Name, call: ast.Call, scope: ast.AST, parents: Dict[as
         shared = True
     if not bindings or any(isinstance(argument, ast.arg) and argument.arg == name.id for argument in ast.walk(scope)):
         return None  # a parameter: its caller's list
-    literals = [parents.get(binding) for binding in bindings]
-    for binding, assignment in zip(bindings, literals):
+    assignments = [parents.get(binding) for binding in bindings]
+    for binding, assignment in zip(bindings, assignments):
         single = isinstance(assignment, ast.AnnAssign) or (isinstance(assignment, ast.Assign) and len(assignment.targets) == 1 and assignment.targets[0] is binding)
         if not (single and isinstance(assignment.value, ast.List)) or any(isinstance(each, ast.Starred) for each in assignment.value.elts):
             return None
     statement = _statement_of(call, parents)
-    assignment = literals[0]
-    fresh = (
-        not shared
-        and len(literals) == 1
-        and statement is not None
-        and parents.get(statement) is parents.get(assignment)
-        and _body_of(statement, parents) is _body_of(assignment, parents)
-    )
-    return [*(item for each in literals for item in each.value.elts), *appended], fresh
+    block = _body_of(statement, parents) if statement is not None else None
+    fresh = not shared and len(assignments) == 1 and block is not None and block is _body_of(assignments[0], parents)
+    return [*(item for each in assignments for item in each.value.elts), *appended], fresh
 
 
 def _statement_of(node: ast.AST, parents: Dict[ast.AST, ast.AST]) -> Optional[ast.stmt]:

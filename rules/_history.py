@@ -542,10 +542,10 @@ def _given_new_plain_histories(node: cst.CSTNode, analysis: ModuleAnalysis) -> b
     giving it a new list that nothing else there holds, of messages the Responses API takes as
     they are: a role and a text, a content that is not a container (a tool's result has its
     call's id too, a legacy function's its name)?"""
-    parameter = _top_level_parameter(node, analysis)
-    if parameter is None or analysis.flow.callers(parameter[1]) != []:
+    function = _top_level_function(node, analysis)
+    if function is None or analysis.flow.callers(function) != []:
         return False
-    given = analysis.passed_by_other_modules(parameter[0])
+    given = analysis.passed_by_other_modules(node)
     return bool(given) and all(isinstance(each, PassedList) and not each.shared and all(_is_plain_message(item) for item in each.items) for each in given)
 
 
@@ -553,20 +553,17 @@ def _other_modules_calling(name: cst.BaseExpression, analysis: ModuleAnalysis) -
     """(the function, where other modules import it) when ``name`` reads a parameter of a
     top-level function of this module that other modules import."""
     for binding in analysis.bindings.value_sources(name) if isinstance(name, cst.Name) else ():
-        parameter = _top_level_parameter(binding.node, analysis)
-        where = analysis.project.where_imported(parameter[1].name.value) if parameter is not None else None
+        function = _top_level_function(binding.node, analysis)
+        where = analysis.project.where_imported(function.name.value) if function is not None else None
         if where is not None:
-            return parameter[1].name.value, where
+            return function.name.value, where
     return None
 
 
-def _top_level_parameter(node: cst.CSTNode, analysis: ModuleAnalysis) -> Optional[Tuple[cst.Param, cst.FunctionDef]]:
-    """The parameter a binding ``node`` is, with its function, when that is a top-level one."""
-    param = node if isinstance(node, cst.Param) else analysis.nodes.parents.get(node)
-    function = analysis.nodes.enclosing(param, (cst.FunctionDef, cst.Lambda)) if isinstance(param, cst.Param) else None
-    if not isinstance(function, cst.FunctionDef) or analysis.nodes.parents.get(function) is not analysis.module:
-        return None
-    return param, function
+def _top_level_function(node: cst.CSTNode, analysis: ModuleAnalysis) -> Optional[cst.FunctionDef]:
+    """The top-level function whose parameter the binding ``node`` is, if it is one."""
+    function = analysis.nodes.function_of(node) if isinstance(node, cst.Param) else None
+    return function if function is not None and analysis.nodes.parents.get(function) is analysis.module else None
 
 
 def _tool_messages_given(name: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[str]:
@@ -574,7 +571,7 @@ def _tool_messages_given(name: cst.BaseExpression, analysis: ModuleAnalysis) -> 
     assistant message with ``tool_calls``, a ``tool`` message): a call of this module, with a
     list literal, or other modules (where they import its function); None when none does."""
     for binding in analysis.bindings.value_sources(name) if isinstance(name, cst.Name) else ():
-        param = binding.node if isinstance(binding.node, cst.Param) else analysis.nodes.parents.get(binding.node)
+        param = binding.node
         if not isinstance(param, cst.Param):
             continue
         for value in analysis.passed_by_every_call(param) or ():
@@ -583,7 +580,8 @@ def _tool_messages_given(name: cst.BaseExpression, analysis: ModuleAnalysis) -> 
                 return "that a call of this module gives"
         given = analysis.passed_by_other_modules(param)
         if any(isinstance(each, PassedList) and any(isinstance(item, PassedDict) and _is_tool_message(dict(item.entries)) for item in each.items) for each in given):
-            function = analysis.nodes.enclosing(param, cst.FunctionDef)
+            function = analysis.nodes.function_of(param)
+            assert function is not None, "only a top-level function's parameter is given values by other modules"
             return f"that other modules ({analysis.project.where_imported(function.name.value)}) give"
     return None
 

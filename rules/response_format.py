@@ -219,8 +219,8 @@ def _given_plain_formats(name: cst.Name, site: CallSite) -> bool:
     analysis = site.analysis
     reaching = analysis.bindings.reaching(name)
     param = reaching[0].node if len(reaching) == 1 else None
-    function = analysis.nodes.enclosing(param, (cst.FunctionDef, cst.Lambda)) if isinstance(param, cst.Param) else None
-    callers = analysis.flow.callers(function) if isinstance(function, cst.FunctionDef) else None
+    function = analysis.nodes.function_of(param) if isinstance(param, cst.Param) else None
+    callers = analysis.flow.callers(function) if function is not None else None
     if callers is None:
         return False
     here = [analysis.flow.passed(function, call, param) for call in callers]

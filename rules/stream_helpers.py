@@ -174,7 +174,12 @@ def stream_helper(site):
 
 
 def _final_response_read(site) -> bool:
-    return any(use.path == FINAL for use in site.analysis.flow.trace_result(site.call).uses)
+    return bool(_final_calls(site))
+
+
+def _final_calls(site) -> List[cst.Call]:
+    """The ``get_final_completion()`` calls on the stream."""
+    return [use.chain[1] for use in site.analysis.flow.trace_result(site.call).uses if use.path == FINAL]
 
 
 @RULE.result_use
@@ -242,19 +247,8 @@ def _failure_skipped_after(loop: cst.For, site) -> Optional[str]:
     """Where the Chat helper raised in the loop, the Responses helper raises (a `RuntimeError`)
     only when the final response is asked for: nothing may run in between."""
     nodes = site.analysis.nodes
-    statement: cst.CSTNode = loop
-    while True:
-        block = nodes.parents[statement]
-        following = block.body[block.body.index(statement) + 1 :] if isinstance(block, cst.IndentedBlock) else None
-        if following:
-            break
-        owner = nodes.parents.get(block)
-        if not (isinstance(owner, cst.With) and following is not None):
-            following = None
-            break
-        statement = owner  # leaving the `with` only closes the stream
-    finals = [use.chain[1] for use in site.analysis.flow.trace_result(site.call).uses if use.path == FINAL]
-    if following and any(nodes.within(call, following[0]) for call in finals):
+    following = _next_statement(loop, nodes)
+    if following is not None and any(nodes.within(call, following) for call in _final_calls(site)):
         return None
     return (
         "the Responses helper hands a failure partway through to the loop as an event, where the Chat helper raised"
@@ -279,6 +273,22 @@ def _may_be_strict(site) -> bool:
         if entries is None or ("strict" in entries and not is_constant(entries["strict"].value, "False")):
             return True
     return False
+
+
+def _next_statement(loop: cst.For, nodes) -> Optional[cst.CSTNode]:
+    """The statement that runs right after ``loop``: the next one of its block, or, where the
+    loop ends the body of a ``with``, the one after the ``with`` (leaving it only closes the
+    stream)."""
+    statement: cst.CSTNode = loop
+    while True:
+        block = nodes.parents[statement]
+        following = block.body[block.body.index(statement) + 1 :] if isinstance(block, (cst.IndentedBlock, cst.Module)) else []
+        if following:
+            return following[0]
+        owner = nodes.parents.get(block)
+        if not isinstance(owner, cst.With):
+            return None
+        statement = owner
 
 
 class _EventLoop:

@@ -83,6 +83,11 @@ class Nodes:
             node = self.parents.get(node)
         return node
 
+    def function_of(self, param: cst.Param) -> Optional[cst.FunctionDef]:
+        """The function ``param`` is a parameter of; None for a lambda's."""
+        function = self.enclosing(param, (cst.FunctionDef, cst.Lambda))
+        return function if isinstance(function, cst.FunctionDef) else None
+
     def returns_of(self, function: cst.FunctionDef) -> List[cst.Return]:
         """The ``return`` statements of ``function`` itself (not of the functions it defines)."""
         return [node for node in self.nodes_of(cst.Return) if self.enclosing(node, (cst.FunctionDef, cst.Lambda)) is function]
