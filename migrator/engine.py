@@ -451,15 +451,24 @@ class _Pipeline:
         return self._with_project(path, source, facts, first)[0].result
 
     def remembered(self, path: Path, source: bytes) -> Optional[SourceResult]:
-        """The cached result of ``source`` as a module on its own; None when there is none."""
-        return self.cache.get(path, source, ProjectFacts()) if self.cache else None
+        """The cached result of ``source`` as a module on its own (with the clients it imports);
+        None when there is none."""
+        if not self.cache:
+            return None
+        alone = self.cache.get(path, source, ProjectFacts())
+        if alone is None or not alone.imported_names:
+            return alone
+        facts = self.project.clients_facts(path, source, alone.imported_names)
+        return alone if facts == ProjectFacts() else self.cache.get(path, source, facts)
 
     def transformed(self, path: Path, source: bytes, results: Optional[Tuple[ImportedResult, ...]]) -> Optional[SourceResult]:
         """The result of ``source`` with what its project says, but for what the functions it
-        imports return: ``results``, in this process; with None, as a module on its own. Raises
-        what stops it."""
+        imports return: ``results``, in this process; with None, as a module on its own, but
+        for the clients it imports. Raises what stops it."""
         if results is None:
-            return self._transformed(path, source, ProjectFacts())
+            alone = self._transformed(path, source, ProjectFacts())
+            facts = self.project.clients_facts(path, source, alone.imported_names)
+            return alone if facts == ProjectFacts() else self._transformed(path, source, facts)
         facts = ProjectFacts(results=results)
         first = FileResult(path=path, result=self._transformed(path, source, facts))
         final, _ = self._rounds(path, source, facts, first, results)

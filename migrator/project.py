@@ -275,16 +275,28 @@ class Project:
         syntax = _parsed(source) if imported or exported else None
         calls = tree.chat_calls_imported(module) if chat_calls else []
         importers = tree.importers(module, exported) if exported else {}
-        clients = [client for name in imported if (client := tree.imported_client(module, syntax, name)) is not None]
         return ProjectFacts(
             importers=tuple((name, tuple(importers[name])) for name in exported if importers.get(name)),
-            clients=tuple(clients),
+            clients=self._imported_clients(tree, module, syntax, imported),
             chat_calls=tuple(place for _, places in calls for place in places),
             chat_calls_kept=tuple(place for path, places in calls if not self._migrates_every_call(path) for place in places),
             readers=tuple(self._readers(tree, module, returned)),
             results=self.imported_results(path) if results is None else results,
             passed=tuple(tree.values_passed(module, syntax, [name for name in exported if importers.get(name)])),
         )
+
+    def clients_facts(self, path: Path, source: bytes, imported: Sequence[str]) -> ProjectFacts:
+        """What the project says of the module at ``path`` on its own: which of the
+        ``imported`` names are OpenAI clients. Without it, what a function returns from a call
+        on an imported client is not known to be a result, and its importers not read."""
+        if not imported:
+            return ProjectFacts()
+        tree, module = self._locate(path)
+        return ProjectFacts(clients=self._imported_clients(tree, module, _parsed(source), imported))
+
+    @staticmethod
+    def _imported_clients(tree: "_Tree", module: _Module, syntax: Optional[ast.Module], imported: Sequence[str]) -> Tuple[ImportedClient, ...]:
+        return tuple(client for name in imported if (client := tree.imported_client(module, syntax, name)) is not None)
 
     def _locate(self, path: Path) -> Tuple["_Tree", _Module]:
         path = path.resolve()
