@@ -162,8 +162,9 @@ def _module_of(path: Path) -> _Module:
 @lru_cache(maxsize=None)
 def _package(folder: Path) -> Tuple[Tuple[str, ...], Path]:
     """The dotted parts of the package ``folder`` is (none if it is not one), and the folder
-    its top package is in."""
-    if folder.parent == folder or not (folder / "__init__.py").exists():
+    its top package is in. A folder whose name no import can spell (``api-gateway``) is no
+    package, whatever it holds: its modules are imported from inside it."""
+    if folder.parent == folder or not folder.name.isidentifier() or keyword.iskeyword(folder.name) or not (folder / "__init__.py").exists():
         return (), folder
     parts, base = _package(folder.parent)
     return (*parts, folder.name), base

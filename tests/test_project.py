@@ -103,6 +103,7 @@ def test_the_project_cases_cover_what_crosses_modules():
         "history_parameter_other_modules_give_tool_messages_is_reported",
         "result_of_a_call_on_an_imported_client_read_in_another_module",
         "result_of_a_call_on_an_imported_client_read_unmappably_is_reported",
+        "modules_under_a_folder_no_import_can_name",
     } <= names
 
 
