@@ -11,11 +11,16 @@ import libcst as cst
 from migrator.analysis import CallSite
 
 LOGGING_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
+# Calls that print what they are given, and calls whose value is their first argument made
+# text or read back from it (``print(json.dumps(resp.model_dump(), indent=2))``).
+PRINTERS = frozenset({"pprint.pprint", "pprint.pp", "rich.print", "rich.pretty.pprint"})
+TEXT_OF = frozenset({"json.dumps", "json.loads", "pprint.pformat"})
 
 
 def is_shown(node: cst.CSTNode, site: CallSite) -> bool:
-    """Is ``node`` an argument of ``print`` or of a ``logging`` call, or a field of an f-string,
-    as it is or as ``str(...)`` / ``repr(...)`` makes it text?"""
+    """Is ``node`` an argument of ``print``, ``pprint`` or a ``logging`` call, or a field of an
+    f-string, as it is or as ``str(...)``, ``repr(...)`` or ``json`` makes it text (or reads it
+    back)?"""
     parents = site.analysis.nodes.parents
     parent = parents.get(node)
     if isinstance(parent, cst.FormattedStringExpression):
@@ -26,7 +31,10 @@ def is_shown(node: cst.CSTNode, site: CallSite) -> bool:
     flow = site.analysis.flow
     if len(call.args) == 1 and (flow.calls_builtin(call, "str") or flow.calls_builtin(call, "repr")):
         return is_shown(call, site)
-    return flow.calls_builtin(call, "print") or _is_logging(call.func, site)
+    called = site.analysis.imports.qualified(call.func, imported_only=True)
+    if called & TEXT_OF and call.args[0] is parent and parent.keyword is None:
+        return is_shown(call, site)
+    return flow.calls_builtin(call, "print") or bool(called & PRINTERS) or _is_logging(call.func, site)
 
 
 def _is_logging(func: cst.BaseExpression, site: CallSite) -> bool:

@@ -1,7 +1,8 @@
 """
 ## What it does
-Reports a response shown whole, printed, logged or put in an f-string, as itself or serialised
-(`model_dump()`, `model_dump_json()`, `to_json()`, `to_dict()`), its `usage` and its message
+Reports a response shown whole, printed (`print`, `pprint`, as JSON through `json.dumps`),
+logged or put in an f-string, as itself or serialised (`model_dump()`, `model_dump_json()`,
+`to_json()`, `to_dict()`), its `usage` and its message
 (`resp.choices[0].message`) too; with `--unsafe-fixes` the call migrates and the line shows the
 Response instead, its usage, or its output items (`resp.output`) for the message.
 
