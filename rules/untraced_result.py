@@ -35,7 +35,10 @@ Manual: the tool only reports.
 What the tool follows: the name the result is assigned to (in every scope that reads it), a
 `return` of it from a function whose calls in the same module are followed in turn (methods
 through `self.` and through instances made in the module; decorated only by the caches of
-`functools`, `tenacity.retry` told nothing about results, or `backoff.on_exception`), `await`, and the raw response of
+`functools`, `tenacity.retry` told nothing about results, `backoff.on_exception`, or a tracing
+decorator told what to record by constants: langsmith's `traceable`, langfuse's `observe`,
+`weave.op`, `logfire.instrument`, opik's `track`, `mlflow.trace`, langtrace's
+`with_langtrace_root_span`; a function given to one may read the result), `await`, and the raw response of
 `with_raw_response` (its `.parse()` and its HTTP metadata). Where other modules import a
 function is looked up in the whole project the file belongs to (the folder up from it with a
 `pyproject.toml` or `.git`), not only in the paths given. A function whose importers all read

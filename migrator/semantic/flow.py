@@ -118,11 +118,32 @@ class ResultTrace:
 # retry conditions on results would read them), and backoff's retries on exceptions (whose
 # handlers are not given what a call returned; its retries on a predicate read it).
 CACHES = frozenset({"functools.cache", "functools.lru_cache"})
+# Tracing decorators record the arguments and what the function returns, and return it as it
+# is; told what to record by constants only (a function given may read the value it records).
+TRACERS = frozenset({
+    "langsmith.traceable", "langsmith.run_helpers.traceable",
+    "langfuse.observe", "langfuse.decorators.observe",
+    "weave.op", "logfire.instrument", "opik.track", "mlflow.trace",
+    "langtrace_python_sdk.with_langtrace_root_span", "langtrace_python_sdk.utils.with_root_span.with_langtrace_root_span",
+})
 TENACITY_KEYWORDS = frozenset({"stop", "wait", "retry", "reraise"})
 BACKOFF_KEYWORDS = frozenset({
     "wait_gen", "exception", "max_tries", "max_time", "jitter", "giveup", "on_success", "on_backoff", "on_giveup", "raise_on_giveup", "logger",
     "backoff_log_level", "giveup_log_level", "factor", "base", "max_value", "interval",
 })
+
+
+def _is_constant(node: cst.BaseExpression) -> bool:
+    """A literal, or a container or f-string of literals: what a decorator is told holds no code."""
+    if isinstance(node, (cst.SimpleString, cst.Integer, cst.Float, cst.ConcatenatedString)) or is_name(node, "None", "True", "False"):
+        return True
+    if isinstance(node, cst.FormattedString):
+        return all(_is_constant(part.expression) for part in node.parts if isinstance(part, cst.FormattedStringExpression))
+    if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+        return all(not isinstance(element, cst.StarredElement) and _is_constant(element.value) for element in node.elements)
+    if isinstance(node, cst.Dict):
+        return all(isinstance(element, cst.DictElement) and _is_constant(element.key) and _is_constant(element.value) for element in node.elements)
+    return False
 
 
 def _mentions_results(node: cst.CSTNode) -> bool:
@@ -532,13 +553,16 @@ class ValueFlow:
     def passes_values_through(self, function: cst.FunctionDef) -> bool:
         """Does each decorator of ``function`` call it with the arguments it is given and return
         what it returns, without reading it? The caches of functools do, tenacity's retries when
-        they are told nothing about results, and backoff's retries on exceptions."""
+        they are told nothing about results, backoff's retries on exceptions, and the tracing
+        decorators told what to record by constants."""
         for decorator in function.decorators:
             expression = decorator.decorator
             factory = expression.func if isinstance(expression, cst.Call) else expression
             names = self.imports.qualified(factory, imported_only=True)
             keywords = {arg.keyword.value for arg in expression.args if arg.keyword} if isinstance(expression, cst.Call) else set()
             if names & CACHES:
+                continue
+            if names & TRACERS and (not isinstance(expression, cst.Call) or all(_is_constant(arg.value) for arg in expression.args)):
                 continue
             if "tenacity.retry" in names and keywords <= TENACITY_KEYWORDS and not _mentions_results(expression):
                 continue
