@@ -862,6 +862,8 @@ def _site_findings(plan: SitePlan, analysis: ModuleAnalysis, options: Options) -
             ),
         ]
     findings = []
+    # An unsafe fix is on offer only where it lets the call migrate: no other blocker holds it.
+    unsafe_migrates = plan.migrates(replace(options, unsafe_fixes=True))
     for blocker in plan.blockers:
         if blocker.unsafe is not None and options.unsafe_fixes:
             continue
@@ -871,7 +873,7 @@ def _site_findings(plan: SitePlan, analysis: ModuleAnalysis, options: Options) -
                 line=blocker.position.start.line,
                 column=blocker.position.start.column + 1,
                 message=f"`{call_code}` not migrated: {blocker.reason}",
-                unsafe_fix=blocker.unsafe is not None,
+                unsafe_fix=blocker.unsafe is not None and unsafe_migrates,
                 call=call,
             )
         )

@@ -472,3 +472,23 @@ def test_a_rewrite_this_python_cannot_compile_is_refused():
     with pytest.raises(RewriteError, match="would not compile with this Python"):
         _checked_output(source, cst.parse_module(source), newer_only)
     assert _checked_output(source, cst.parse_module(source), cst.parse_module(b"print(text)\n")) == b"print(text)\n"
+
+
+@pytest.mark.parametrize(
+    "after, offered",
+    [
+        ("", True),  # only the printed dump holds the call back: --unsafe-fixes migrates it
+        ("log = [resp]\n", False),  # and a use no fix follows: --unsafe-fixes changes nothing
+    ],
+)
+def test_an_unsafe_fix_is_offered_only_where_it_lets_the_call_migrate(after, offered):
+    source = (
+        "from openai import OpenAI\n\n"
+        "client = OpenAI()\n"
+        'resp = client.chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": "Hi"}])\n'
+        "print(resp.model_dump())\n" + after
+    ).encode()
+    findings = transform_source(source).findings
+    assert any(f.rule == "whole_response" for f in findings)
+    assert any(f.unsafe_fix for f in findings) is offered
+    assert (transform_source(source, Options(unsafe_fixes=True)).calls_migrated == 1) is offered
