@@ -154,10 +154,12 @@ def is_other_sdk_client(expr: cst.BaseExpression, analysis: "ModuleAnalysis") ->
 
 
 def possible_origins(client: cst.BaseExpression, analysis: "ModuleAnalysis") -> List[cst.CSTNode]:
-    """Where the client ``client`` holds may be made: the origins its proof finds, then what the
-    names it is read through are assigned (for a client the proof gives up on, which
-    ``--assume-openai`` migrates anyway). For rules that ask how a client was built."""
-    return [*(client_origins(client, analysis) or []), *analysis.bindings.bound_values(client)]
+    """Where the client ``client`` holds may be made: the origins its proof as a receiver finds
+    (a client, or None), then what the names it is read through are assigned (for a client the
+    proof gives up on, which ``--assume-openai`` migrates anyway). For rules that ask how a
+    client was built."""
+    proved = _ClientProof(analysis, OPENAI_CLIENT).origins(client, none_allowed=True)
+    return [*(proved or []), *analysis.bindings.bound_values(client)]
 
 
 def imported_client(origin: cst.CSTNode, analysis: "ModuleAnalysis") -> Optional["ImportedClient"]:
