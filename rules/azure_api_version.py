@@ -16,7 +16,11 @@ Azure serves the Responses API from API version `2025-03-01-preview` on, or on t
 (`/openai/v1/`). To an older version, a GA version such as `2024-10-21` included, it answers
 `404 Resource not found`: the migrated calls would fail where the Chat Completions calls worked.
 A version the tool cannot read (a parameter, a function's result, an environment variable
-without a default, no `api_version` at all) is reported, not guessed.
+without a default, no `api_version` at all) is reported, not guessed. A client bound to one
+deployment (`azure_deployment=`) sends each Chat request to that deployment whatever its
+`model`, and the SDK routes `/responses` through no deployment: the request goes to the
+deployment its `model` names, so a call whose `model` is not that deployment's name (a literal
+or a constant) is reported too.
 
 Facts, as checked:
 - Microsoft's "API version lifecycle" page lists the Responses API under "Changes between
@@ -185,7 +189,7 @@ RULE = Rule(
 def calls_on_old_azure_versions(site) -> Optional[Block]:
     problem = _problem_of_client(site.receiver, site.analysis)
     if problem is None:
-        return None
+        return _deployment_problem(site)
     reason = f"its Azure client {problem}: {CONSEQUENCE} ({REMEDY})"
     origins = {id(origin): origin for origin in possible_origins(site.receiver, site.analysis)}
     move = _move_to_v1(*origins.values(), site.analysis) if len(origins) == 1 else None
@@ -218,6 +222,28 @@ def azure_clients_on_old_versions(analysis) -> List[Report]:
         message = f"`{code}` {sets_up} the `openai` module's own client for Azure, which {problem}: {CONSEQUENCE}; `apply` leaves calls on it as they are ({REMEDY})"
         reports.append(Report(setup, message, resolved_by=(setup,)))
     return reports
+
+
+def _deployment_problem(site) -> Optional[Block]:
+    """A client bound to a deployment (``azure_deployment=``) sends Chat requests to that
+    deployment whatever their ``model``; the SDK routes ``/responses`` through no deployment,
+    so a Responses request goes to the one its ``model`` names."""
+    model = site.argument("model")
+    for origin in possible_origins(site.receiver, site.analysis):
+        if not isinstance(origin, cst.Call) or not (_is_azure_class(origin.func, site.analysis) or is_client_copy(origin)):
+            continue
+        deployment = keyword_argument(origin, "azure_deployment")
+        if deployment is None or is_name(deployment, "None"):
+            continue
+        named = _literal(deployment, site.analysis)
+        if named is not None and model is not None and _literal(model.value, site.analysis) == named:
+            continue  # the model names the same deployment
+        where = f"the deployment `{named}`" if named is not None else f"the deployment `{one_line(code_of(deployment))}` holds"
+        return Block(
+            f"its Azure client is bound to {where} (`azure_deployment=`), which serves its Chat requests whatever their"
+            " `model`; a Responses request goes to the deployment its `model` names (pass the deployment's name as `model`)"
+        )
+    return None
 
 
 def _problem_of_client(client: cst.BaseExpression, analysis) -> Optional[str]:
