@@ -228,7 +228,6 @@ def _deployment_problem(site) -> Optional[Block]:
     """A client bound to a deployment (``azure_deployment=``) sends Chat requests to that
     deployment whatever their ``model``; the SDK routes ``/responses`` through no deployment,
     so a Responses request goes to the one its ``model`` names."""
-    model = site.argument("model")
     for origin in possible_origins(site.receiver, site.analysis):
         if not isinstance(origin, cst.Call) or not (_is_azure_class(origin.func, site.analysis) or is_client_copy(origin)):
             continue
@@ -236,6 +235,7 @@ def _deployment_problem(site) -> Optional[Block]:
         if deployment is None or is_name(deployment, "None"):
             continue
         named = _literal(deployment, site.analysis)
+        model = site.argument("model")  # asked only here: asking a request dict for a key it may not hold blocks the call
         if named is not None and model is not None and _literal(model.value, site.analysis) == named:
             continue  # the model names the same deployment
         where = f"the deployment `{named}`" if named is not None else f"the deployment `{one_line(code_of(deployment))}` holds"
