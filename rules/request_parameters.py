@@ -66,9 +66,12 @@ models (`gpt-4o-audio-preview`, `gpt-audio`, ...) and the legacy Completions mod
 to the literal. With `--unsafe-fixes`, a search model written in the call becomes its general
 counterpart (`gpt-4o`, `gpt-4o-mini`), with a `# migrator:` comment: another model answers.
 
-`extra_body` is sent as it is, so a dict literal there (or held in a name) holding a Chat
+`extra_body` is sent as it is, so it migrates only when it is a dict literal (or a name holding
+one) of parameters both APIs take as they are (`temperature`, `metadata`, ...): a Chat
 parameter the Responses API names or shapes otherwise (`reasoning_effort`, `max_tokens`,
-`response_format`, ...) blocks the call.
+`response_format`, ...), any other key (a server's own extension, such as Azure's
+`data_sources` or vLLM's `top_k`, which a Responses endpoint may reject or ignore), or keys the
+tool cannot read block the call.
 
 ## Fix safety
 Safe. The service rejects `max_output_tokens` below 16, so a limit below 16 blocks the call
@@ -87,7 +90,7 @@ import libcst as cst
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, NewArgument, Rewrite, Rule
 from migrator.rules.unsupported_parameters import NO_EQUIVALENT
-from migrator.shapes import dict_entries, literal_int, literal_string, string_like
+from migrator.shapes import code_of, dict_entries, is_name, literal_int, literal_string, one_line, string_like
 
 RENAMED = {
     "max_tokens": "max_output_tokens",
@@ -115,6 +118,8 @@ UNCHANGED = (
     "extra_query",
     "extra_body",
 )
+# What `extra_body` may send to either API alike: the parameters both take as they are.
+SENT_ALIKE = frozenset(UNCHANGED) - {"timeout", "extra_headers", "extra_query", "extra_body"}
 MIN_OUTPUT_TOKENS = 16  # the service answers 400 below this
 # Models the Responses API does not serve (with their dated snapshots), and the model a call
 # can name there instead, where there is one: search models are Chat Completions' own, audio
@@ -193,10 +198,9 @@ def unchanged(name, value, site):
         if served is not None:
             return served
     if name == "extra_body":
-        chat_only = _chat_parameters_in(site.argument(name).value, site)
-        if chat_only:
-            shown = ", ".join(f"`{key}`" for key in chat_only)
-            return Block(f"`extra_body` sends {shown}, which the Responses API takes in another shape or not at all")
+        unsent = _body_unsent_alike(site.argument(name).value, site)
+        if unsent is not None:
+            return unsent
     return Rewrite((NewArgument(name, value),))
 
 
@@ -218,15 +222,32 @@ def _model_served(original: cst.BaseExpression, value: cst.BaseExpression, site)
     return None
 
 
-def _chat_parameters_in(body: cst.BaseExpression, site) -> List[str]:
-    """The keys of the ``extra_body`` dict literal (or of the one literal a name holds) that
-    are Chat Completions parameters with another name or shape in the Responses API: sent as
-    they are, the service answers `Unsupported parameter`."""
-    found: List[str] = []
+def _body_unsent_alike(body: cst.BaseExpression, site) -> Optional[Block]:
+    """Why what ``extra_body`` (a dict literal, or the literals a name holds) sends may not
+    reach the Responses API alike: a Chat Completions parameter it names or shapes otherwise
+    (the service answers `Unsupported parameter`), a key it does not share with Chat
+    Completions (a server's own extension, such as Azure's `data_sources`, which the Responses
+    endpoint may reject or ignore), or keys the tool cannot read."""
+    chat_only: List[str] = []
+    unknown: List[str] = []
     for made in site.analysis.bindings.bound_values(body):
-        entries = dict_entries(made) or {}
-        found += [key for key in entries if key in CHAT_ONLY_PARAMETERS and key not in found]
-    return found
+        if is_name(made, "None"):
+            continue
+        entries = dict_entries(made)
+        if entries is None:
+            return Block(f"`extra_body` is `{one_line(code_of(body), limit=40)}`, whose keys the tool cannot read: they may be parameters the Responses API does not take")
+        chat_only += [key for key in entries if key in CHAT_ONLY_PARAMETERS and key not in chat_only]
+        unknown += [key for key in entries if key not in CHAT_ONLY_PARAMETERS and key not in SENT_ALIKE and key not in unknown]
+    if chat_only:
+        shown = ", ".join(f"`{key}`" for key in chat_only)
+        return Block(f"`extra_body` sends {shown}, which the Responses API takes in another shape or not at all")
+    if unknown:
+        shown = ", ".join(f"`{key}`" for key in unknown)
+        return Block(
+            f"`extra_body` sends {shown}, which the Responses API does not share with Chat Completions"
+            " (a server's own extension, say): its endpoint may reject it, or ignore it"
+        )
+    return None
 
 
 @RULE.parameter(*RENAMED)
