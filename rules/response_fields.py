@@ -30,8 +30,9 @@ print(resp.output_text, resp.usage.input_tokens)
 ## Fix safety
 Safe for the reads above. Two differences are kept in mind: `output_text` is `""` where
 Chat's `content` was `None` (the model answered only with tool calls, or refused), so a
-comparison of the content with `None` blocks the call (where it is read, or where the callers
-of a function of the module that returns it compare what it returns), and so does, on a call that can make tool
+comparison of the content with `None` blocks the call (where it is read, or where it goes: a
+name it is bound to, annotated or not, a function of the module it is passed to, the callers
+of a function returning it), and so does, on a call that can make tool
 calls, a read of the content that is not only tested for truth (or read as `content or ""`)
 where the same response may hold tool calls, unless a test of the content found text first
 (`if message.content: print(message.content)`; a name holding the content is followed the same
@@ -116,10 +117,10 @@ RULE = Rule(
 def field(use, site):
     if use.path == CONTENT and _compares_with_none(use):
         return Block("the content is compared with `None`, but `output_text` is `\"\"` where the content was `None`")
-    if use.path == CONTENT and isinstance(use.parent, cst.Return):
-        compared = _compared_with_none_where_returned(use, site)
+    if use.path == CONTENT:
+        compared = _compared_with_none_where_it_goes(use, site)
         if compared is not None:
-            return Block(f"the content is returned, and compared with `None` in `{compared}`, but `output_text` is `\"\"` where the content was `None`")
+            return Block(f"the content is compared with `None` in `{compared}`, but `output_text` is `\"\"` where the content was `None`")
     if use.path == CONTENT and content_may_be_none(use, site):
         reason = (
             "the model may answer with tool calls only: the content is then `None` where `output_text` is `\"\"`; "
@@ -230,9 +231,10 @@ def _read_elsewhere(use) -> bool:
     return len(use.path) == 3 or use.path[3:] == ("model_dump", CALL) or use.path[3] in MESSAGE_FIELDS_READ_ELSEWHERE
 
 
-def _compared_with_none_where_returned(use, site) -> Optional[str]:
-    """The comparison with ``None`` the callers of the function returning the content make of
-    what it returns (followed through names and further returns), if any."""
+def _compared_with_none_where_it_goes(use, site) -> Optional[str]:
+    """The comparison with ``None`` made of the content where it goes (followed through the
+    names it is bound to, the functions of the module it is passed to, and the callers of the
+    function returning it), if any."""
     for read in site.analysis.flow.trace_result(use.outer).uses:
         if not read.path and _compares_with_none(read):
             return one_line(site.analysis.module.code_for_node(read.parent))
