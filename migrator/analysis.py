@@ -175,6 +175,12 @@ class ProjectQuestions:
         self.exported.add(function)
         return self.facts.passed_to(function, parameter)
 
+    def handled_by_importers(self, name: str) -> Tuple[Tuple[str, str], ...]:
+        """The exceptions the modules importing the top-level name ``name`` of this module
+        handle (qualified, with where: ``("openai.OpenAIError", "app.py:12")``)."""
+        self.exported.add(name)
+        return self.facts.handled_by_importers(name)
+
     def where_imported(self, name: str) -> Optional[str]:
         """Where other modules import ``name``, for a finding (`` `a.py:3`, `b.py:1` and 2
         more``); None when none does."""
@@ -287,7 +293,7 @@ class ModuleAnalysis:
             if elsewhere is not None:
                 return UnseenDict(elsewhere, node=next(arg for arg in call.args if arg.star == "**"))
         for function in dict.fromkeys(function for each in found for function in each.filled_by):
-            outermost = self._outermost(function)
+            outermost = self.outermost(function)
             importers = self.project.where_imported(outermost.name.value) if outermost is not None else None
             if outermost is None or importers is not None:
                 reason = (
@@ -302,10 +308,10 @@ class ModuleAnalysis:
         functions = tuple(function for each in found for function in each.functions)
         return BuiltDict(name, writes, functions, filled_by=tuple(function for each in found for function in each.filled_by))
 
-    def _outermost(self, function: cst.FunctionDef) -> Union[cst.FunctionDef, cst.ClassDef, None]:
-        """The top-level function or class ``function`` is defined in (itself, at top level);
-        None when it is in neither (under an ``if``, say)."""
-        outermost: Union[cst.FunctionDef, cst.ClassDef, None] = function
+    def outermost(self, node: cst.CSTNode) -> Union[cst.FunctionDef, cst.ClassDef, None]:
+        """The top-level function or class ``node`` is in (or is, at top level); None when it
+        is in neither (under an ``if``, say)."""
+        outermost = node if isinstance(node, (cst.FunctionDef, cst.ClassDef)) else self.nodes.enclosing(node, (cst.FunctionDef, cst.ClassDef))
         while outermost is not None and self.nodes.parents.get(outermost) is not self.module:
             outermost = self.nodes.enclosing(outermost, (cst.FunctionDef, cst.ClassDef))
         return outermost
@@ -316,7 +322,7 @@ class ModuleAnalysis:
         its argument, or the parameter's default; None when some call cannot be told (``*args``,
         a function used other than by calling it) or there is no call."""
         function = self.nodes.enclosing(param, cst.FunctionDef)
-        outermost = self._outermost(function) if function is not None else None
+        outermost = self.outermost(function) if function is not None else None
         if outermost is None or self.project.importers_of(outermost.name.value):
             return None  # other modules may pass anything
         cls = self.nodes.enclosing(function, cst.ClassDef)

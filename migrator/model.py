@@ -187,6 +187,10 @@ class ProjectFacts:
     # they are, else ``PassedList``, ``PassedDict`` or ``PassedOther``), for the top-level
     # functions asked about
     passed: Tuple[Tuple[str, str, Tuple[object, ...]], ...] = ()
+    # (top-level name, the exceptions the modules importing it handle, each qualified as its
+    # module imports it (``openai.OpenAIError``) with "path:line" of the handler), for the
+    # names asked about
+    handled: Tuple[Tuple[str, Tuple[Tuple[str, str], ...]], ...] = ()
 
     def importers_of(self, name: str) -> Tuple[str, ...]:
         return next((places for n, places in self.importers if n == name), ())
@@ -202,6 +206,9 @@ class ProjectFacts:
 
     def passed_to(self, function: str, parameter: str) -> Tuple[object, ...]:
         return next((values for f, p, values in self.passed if (f, p) == (function, parameter)), ())
+
+    def handled_by_importers(self, name: str) -> Tuple[Tuple[str, str], ...]:
+        return next((handlers for n, handlers in self.handled if n == name), ())
 
 
 @dataclass(frozen=True)

@@ -284,6 +284,9 @@ class Project:
             readers=tuple(self._readers(tree, module, returned)),
             results=self.imported_results(path) if results is None else results,
             passed=tuple(tree.values_passed(module, syntax, [name for name in exported if importers.get(name)])),
+            handled=tuple(
+                (name, handlers) for name in exported if importers.get(name) and (handlers := tree.handled_by_importers(module, name))
+            ),
         )
 
     def clients_facts(self, path: Path, source: bytes, imported: Sequence[str]) -> ProjectFacts:
@@ -629,6 +632,16 @@ class _Tree:
                 found.extend(passed_values.calls_giving(importer_syntax, bound, function))
             for parameter, values in passed_values.merged(found, parameters):
                 yield name, parameter, values
+
+    def handled_by_importers(self, target: _Module, name: str) -> Tuple[Tuple[str, str], ...]:
+        """The exceptions the ``except`` clauses of the modules importing ``name`` from
+        ``target`` name, qualified by their imports, with where each is."""
+        found: Dict[Tuple[str, str], None] = {}
+        for importer, _ in self.importing(target, name):
+            syntax = self.syntax(importer.path)
+            for handled, line in _handled_exceptions(syntax) if syntax is not None else ():
+                found[(handled, self.where(importer.path, line))] = None
+        return tuple(found)
 
     def importing(self, target: _Module, name: str) -> List[Tuple[_Module, int]]:
         """(module, line) for each import of ``name`` from ``target``, or from a module that
@@ -1228,6 +1241,37 @@ def _statements(syntax: ast.Module) -> Iterator[ast.stmt]:
                 stack.extend(reversed(children))
         if isinstance(node, ast.stmt):
             yield node
+
+
+def _handled_exceptions(syntax: ast.Module) -> Iterator[Tuple[str, int]]:
+    """The exceptions the ``except`` clauses of a module name, qualified by the module-level
+    imports that bind their names (``openai.OpenAIError`` for ``except openai.OpenAIError`` or,
+    after ``from openai import OpenAIError``, ``except OpenAIError``), with their lines."""
+    imported: Dict[str, str] = {}
+    for statement in syntax.body:
+        if isinstance(statement, ast.Import):
+            for alias in statement.names:
+                imported[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else alias.name.split(".")[0]
+        elif isinstance(statement, ast.ImportFrom) and statement.module and not statement.level:
+            for alias in statement.names:
+                imported[alias.asname or alias.name] = f"{statement.module}.{alias.name}"
+    for node in ast.walk(syntax):
+        if not isinstance(node, ast.ExceptHandler) or node.type is None:
+            continue
+        for handled in node.type.elts if isinstance(node.type, ast.Tuple) else [node.type]:
+            dotted = _dotted(handled)
+            if dotted is not None:
+                head, _, rest = dotted.partition(".")
+                yield (f"{imported[head]}.{rest}" if rest else imported[head]) if head in imported else dotted, node.lineno
+
+
+def _dotted(node: ast.expr) -> Optional[str]:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        owner = _dotted(node.value)
+        return f"{owner}.{node.attr}" if owner is not None else None
+    return None
 
 
 def _parsed(source: bytes) -> Optional[ast.Module]:

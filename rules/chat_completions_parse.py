@@ -33,22 +33,20 @@ Safe, except on one failure path: `chat.completions.parse` raises `LengthFinishR
 `ContentFilterFinishReasonError` when the answer was cut short, and `responses.parse` raises
 neither (the response is `incomplete`; parsing the partial JSON fails with a Pydantic
 validation error, or `output_parsed` is `None`). So a module that refers to either exception,
-or to their base class `OpenAIError`, to handle it, is reported instead of migrated; elsewhere
+or to their base class `OpenAIError`, to handle it, is reported instead of migrated, and so is
+one whose function (or class) holding the call is imported by a module with an `except`
+naming one of them; elsewhere
 a program that crashed on a cut-short answer still stops there, with another exception.
 """
 
 from typing import Optional, Union
 
-import libcst as cst
-
 from migrator.analysis import CallSite
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Retarget, Rule, UseRewrite
+from migrator.rules._cut_short import cut_short_handled
 
 PARSED = ("choices", 0, "message", "parsed")
-# What chat.completions.parse raises on a cut-short answer and responses.parse never does,
-# and their base class: code naming them handles that answer.
-CUT_SHORT_EXCEPTIONS = frozenset({"LengthFinishReasonError", "ContentFilterFinishReasonError", "OpenAIError"})
 
 RULE = Rule(
     title="`chat.completions.parse` call",
@@ -87,10 +85,10 @@ RULE = Rule(
 
 @RULE.call("chat.completions.parse")
 def parse(site: CallSite) -> Union[Retarget, Block]:
-    handled = _cut_short_exception(site)
+    handled = cut_short_handled(site, site.call)
     if handled is not None:
         return Block(
-            f"the module refers to `{handled}`: `chat.completions.parse` raises `LengthFinishReasonError` or "
+            f"{handled}: `chat.completions.parse` raises `LengthFinishReasonError` or "
             "`ContentFilterFinishReasonError` on a cut-short answer, `responses.parse` does not"
         )
     return Retarget("responses.parse")
@@ -100,15 +98,4 @@ def parse(site: CallSite) -> Union[Retarget, Block]:
 def parsed(use, site: CallSite) -> Optional[UseRewrite]:
     if site.kind == "chat.completions.parse" and use.startswith(*PARSED):
         return use.replace(len(PARSED), "{base}.output_parsed")
-    return None
-
-
-def _cut_short_exception(site: CallSite) -> Optional[str]:
-    """The first exception of ``CUT_SHORT_EXCEPTIONS`` the module names."""
-    analysis = site.analysis
-    for node in analysis.nodes.parents:  # every node of the module
-        if isinstance(node, cst.Name) and node.value in CUT_SHORT_EXCEPTIONS:
-            names = analysis.imports.qualified(node) | analysis.imports.qualified(analysis.nodes.parents[node])
-            if any(name.startswith("openai.") and name.endswith(node.value) for name in names):
-                return node.value
     return None

@@ -67,7 +67,9 @@ loop and `get_final_completion()` (the Responses helper raises a `RuntimeError` 
 Chat helper raised `APIError` in the loop); without a final completion, `until_done()` and the
 events' `snapshot` (which only the Responses helper keeps) are reported. An answer cut short (by `max_tokens`, or the content filter) makes both
 `get_final_completion()` and `get_final_response()` raise, with different exceptions: a call
-inside `try` is reported. With `response_format` or strict tools (or tools the tool cannot read)
+inside `try` is reported, and so is one in a module that names `LengthFinishReasonError`,
+`ContentFilterFinishReasonError` or `OpenAIError`, or whose function (or class) holding it is
+imported by a module with an `except` naming one of them. With `response_format` or strict tools (or tools the tool cannot read)
 the Chat helper already raises while iterating such an answer, where the loop over a Responses
 stream runs to the end: an event loop over such a call is reported. Other events (`chunk`,
 `logprobs.*`), the tool call's `name`, `index` and `parsed_arguments`, `.parsed`,
@@ -83,6 +85,7 @@ from migrator.semantic.flow import CALL
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Follow, NewArgument, Retarget, Rule, UseRewrite
 from migrator.shapes import code_of, dict_entries, is_constant, literal_string, one_line, string_like
+from migrator.rules._cut_short import cut_short_handled
 from migrator.rules._stream_failures import EXAMPLE_HEADER, events_of, helper_needs
 from migrator.rules._streaming import STRING, EmptyText, if_chain, is_inside, spelled_names
 
@@ -203,6 +206,12 @@ def _final_response(use, site) -> Union[UseRewrite, Block]:
         return Block(
             "`get_final_completion()` is called inside `try`: on a truncated answer it raises"
             " `LengthFinishReasonError`, `get_final_response()` a `RuntimeError`"
+        )
+    handled = cut_short_handled(site, call)
+    if handled is not None:
+        return Block(
+            f"{handled}: on a truncated answer `get_final_completion()` raises `LengthFinishReasonError`,"
+            " `get_final_response()` a `RuntimeError`"
         )
     method = use.chain[0]
 
