@@ -69,7 +69,9 @@ events' `snapshot` (which only the Responses helper keeps) are reported. An answ
 `get_final_completion()` and `get_final_response()` raise, with different exceptions: a call
 inside `try` is reported, and so is one in a module that names `LengthFinishReasonError`,
 `ContentFilterFinishReasonError` or `OpenAIError`, or whose function (or class) holding it is
-imported by a module with an `except` naming one of them. With `response_format` or strict tools (or tools the tool cannot read)
+imported by a module with an `except` naming one of them. The final completion's `usage` is
+`None` unless the call asks for it (`stream_options={"include_usage": True}`), where a Response
+always has its usage: a read of it in a call that does not ask is reported. With `response_format` or strict tools (or tools the tool cannot read)
 the Chat helper already raises while iterating such an answer, where the loop over a Responses
 stream runs to the end: an event loop over such a call is reported. Other events (`chunk`,
 `logprobs.*`), the tool call's `name`, `index` and `parsed_arguments`, `.parsed`,
@@ -85,6 +87,7 @@ from migrator.semantic.flow import CALL
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Follow, NewArgument, Retarget, Rule, UseRewrite
 from migrator.shapes import code_of, dict_entries, is_constant, literal_string, one_line, string_like
+from migrator.rules._chunk_loops import includes_usage
 from migrator.rules._cut_short import cut_short_handled
 from migrator.rules._stream_failures import EXAMPLE_HEADER, events_of, helper_needs
 from migrator.rules._streaming import STRING, EmptyText, if_chain, is_inside, spelled_names
@@ -213,6 +216,13 @@ def _final_response(use, site) -> Union[UseRewrite, Block]:
             f"{handled}: on a truncated answer `get_final_completion()` raises `LengthFinishReasonError`,"
             " `get_final_response()` a `RuntimeError`"
         )
+    if not includes_usage(site):
+        usage = next((read for read in site.analysis.flow.trace_result(call).uses if read.path[:1] == ("usage",)), None)
+        if usage is not None:
+            return Block(
+                f"`{one_line(usage.code)}` reads the final completion's usage, which the Chat helper has only with"
+                ' `stream_options={"include_usage": True}` (it is `None` here), where a Response always has its usage'
+            )
     method = use.chain[0]
 
     def build(node: cst.Attribute) -> cst.Attribute:
