@@ -322,11 +322,18 @@ def followed_history(name: Union[cst.Name, cst.Attribute], site: CallSite, conve
                 f"`{shown}` receives `{_code(receiving)}` on line {analysis.nodes.positions[receiving].start.line}, "
                 f"but is not built from list literals in this module, so the tool cannot see everything that reads it"
             )
-        given = _tool_messages_given(name, analysis)
+        given = _changed_messages_given(name, analysis, convert)
         if given is not None:
             return _blocked(
-                f"`{shown}` is a parameter {given} lists holding tool calls or results, which the Responses API"
-                " takes in another shape"
+                f"`{shown}` is a parameter {given} lists holding messages the Responses API takes in another shape"
+                " (tool calls or results, content parts), which the tool converts only in a list it sees whole"
+            )
+        changed = changed_message_added(name, analysis, convert)
+        if changed is not None:
+            return _blocked(
+                f"`{shown}` is not built from list literals in this module (a parameter, say), and `{_code(changed)}`,"
+                f" added to it on line {analysis.nodes.positions[changed].start.line}, is a message the Responses API"
+                " takes in another shape, which the tool converts only in a list it sees whole"
             )
         added = _message_added_elsewhere(name, site)
         if added is not None:
@@ -454,6 +461,40 @@ def _receiving_output(name: Union[cst.Name, cst.Attribute], site: CallSite) -> O
     return None
 
 
+def changed_message_added(name: Union[cst.Name, cst.Attribute], analysis: ModuleAnalysis, convert: MessageConverter) -> Optional[cst.CSTNode]:
+    """A message written where it is added to the list ``name`` names (``history.append({...})``,
+    ``.insert``, ``.extend([...])``, ``+= [...]``) that its conversion to Responses input changes
+    (content parts, a tool result): in a list the tool does not see whole, it stays as written."""
+    added: List[cst.BaseExpression] = []
+    for call in analysis.nodes.nodes_of(cst.Call):
+        func = call.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value in ("append", "insert", "extend") and call.args):
+            continue
+        if not _same_expression_list(name, func.value, analysis):
+            continue
+        value = call.args[-1].value
+        added.extend(e.value for e in value.elements if isinstance(e, cst.Element)) if func.attr.value == "extend" and isinstance(value, cst.List) else added.append(value)
+    for augmented in analysis.nodes.nodes_of(cst.AugAssign):
+        if isinstance(augmented.operator, cst.AddAssign) and isinstance(augmented.value, cst.List) and _same_expression_list(name, augmented.target, analysis):
+            added.extend(e.value for e in augmented.value.elements if isinstance(e, cst.Element))
+    return next((message for message in added if _changed_by(convert, message)), None)
+
+
+def _same_expression_list(name: cst.BaseExpression, other: cst.BaseExpression, analysis: ModuleAnalysis) -> bool:
+    """``same_list``, or, for what it cannot follow (``st.session_state.messages``), the same
+    expression written again."""
+    return same_list(name, other, analysis) or (not isinstance(name, cst.Name) and name.deep_equals(other))
+
+
+def _changed_by(convert: MessageConverter, message: cst.BaseExpression) -> bool:
+    """Does converting the message written as ``message`` to Responses input change it? Not a
+    message the tool cannot see into (a name, a call), as a list's others."""
+    if dict_entries(message) is None:
+        return False
+    converted = convert(message)
+    return not isinstance(converted, cst.BaseExpression) or not converted.deep_equals(message)
+
+
 def _message_added_elsewhere(name: Union[cst.Name, cst.Attribute], site: CallSite) -> Optional[cst.CSTNode]:
     """For a parameter ``name`` (what callers pass), the message of a response that the module
     adds to some list: the tool does not follow lists between functions, so it may be in it."""
@@ -566,38 +607,30 @@ def _top_level_function(node: cst.CSTNode, analysis: ModuleAnalysis) -> Optional
     return function if function is not None and analysis.nodes.parents.get(function) is analysis.module else None
 
 
-def _tool_messages_given(name: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[str]:
-    """Who gives the parameter ``name`` reads a list holding a tool call or result (an
-    assistant message with ``tool_calls``, a ``tool`` message): a call of this module, with a
-    list literal, or other modules (where they import its function); None when none does."""
+def _changed_messages_given(name: cst.BaseExpression, analysis: ModuleAnalysis, convert: MessageConverter) -> Optional[str]:
+    """Who gives the parameter ``name`` reads a list holding a message its conversion to
+    Responses input changes (a tool call or result, content parts): a call of this module,
+    with a list literal, or other modules (where they import its function); None when none does."""
     for binding in analysis.bindings.value_sources(name) if isinstance(name, cst.Name) else ():
         param = binding.node
         if not isinstance(param, cst.Param):
             continue
         for value in analysis.passed_by_every_call(param) or ():
             literals = analysis.bindings.bound_values(value) if isinstance(value, cst.Name) else [value]
-            if any(isinstance(each, cst.List) and any(_is_tool_message(dict_entries(e.value)) for e in each.elements) for each in literals):
+            if any(isinstance(each, cst.List) and any(_changed_by(convert, e.value) for e in each.elements if isinstance(e, cst.Element)) for each in literals):
                 return "that a call of this module gives"
         given = analysis.passed_by_other_modules(param)
-        if any(isinstance(each, PassedList) and any(isinstance(item, PassedDict) and _is_tool_message(dict(item.entries)) for item in each.items) for each in given):
+        if any(isinstance(each, PassedList) and any(isinstance(item, PassedDict) and not _is_plain_message(item) for item in each.items) for each in given):
             function = analysis.nodes.function_of(param)
             assert function is not None, "only a top-level function's parameter is given values by other modules"
             return f"that other modules ({analysis.project.where_imported(function.name.value)}) give"
     return None
 
 
-def _is_tool_message(entries: Optional[dict]) -> bool:
-    """A Chat message of a tool call or result: keys or a role the Responses API takes in another shape."""
-    if not entries:
-        return False
-    role = entries.get("role")
-    role = literal_string(role.value) if isinstance(role, cst.DictElement) else role
-    return bool(TOOL_MESSAGE_KEYS & set(entries)) or role in ("tool", "function")
-
-
 def _is_plain_message(described: object) -> bool:
+    """A message another module writes that input takes as it is: a role and a text."""
     entries = dict(described.entries) if isinstance(described, PassedDict) else {}
-    if set(entries) != {"role", "content"}:
+    if set(entries) != {"role", "content"} or entries["role"] in ("tool", "function"):
         return False
     content = entries["content"]
     return isinstance(content, str) or content == EXPRESSION

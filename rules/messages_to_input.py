@@ -79,7 +79,11 @@ over exactly blocks the call: one with a `name`, an unknown role, audio parts, o
 assistant message with content parts. Another `messages` expression is passed through
 unchanged: it must hold only system / developer / user / assistant messages with string
 content, which is what the Responses API accepts (the type checker tells you if its declared
-type says otherwise); in a call that can use tools, one the tool cannot see into is reported.
+type says otherwise); in a call that can use tools, one the tool cannot see into is reported,
+and so is one that a message its conversion changes (content parts, a tool call or result)
+is seen to reach: given in a list literal by a call of the project, or added to it where it
+is written (`history.append({"role": "user", "content": [...]})`, also to an expression the
+tool does not follow, such as `st.session_state.messages`).
 A list built by a function of the module (`messages=build_messages(q)`) or copied from a
 constant is checked like a history, and passed as it is. A message whose content may be a list
 made where the message is not written may hold Chat content parts: in the call's own list, a
@@ -88,7 +92,7 @@ which converts the parts the tool converts where they are written and raises `Va
 any other (an audio part, which a Responses message does not take); such
 a message in a history, an assistant's, or one with other keys, is reported. The content may be
 such a list where it is a name a list reaches (`parts = [{"type": "text", ...}, ...]`, then
-`"content": parts`), a parameter annotated as a sequence or given a list by a call of the
+`"content": parts`; a list joined with `+` or added to with `+=` counts), a parameter annotated as a sequence or given a list by a call of the
 project, or what a function of the module returns where it is annotated so or returns a list
 (`"content": build_content(path)`); a value the tool cannot see into (another module's
 function, a parameter no call gives) is taken for text, as prompts are. A name in the list
@@ -103,7 +107,7 @@ from typing import List, Optional, Sequence, Set, Tuple, Union
 import libcst as cst
 
 from migrator.rules._history import RULE as TOOL_RESULTS
-from migrator.rules._history import TOOL_PARAMETERS, Items, built_history, followed_history, inline_answer, response_messages, spliced, tool_message
+from migrator.rules._history import TOOL_PARAMETERS, Items, built_history, changed_message_added, followed_history, inline_answer, response_messages, spliced, tool_message
 from migrator.model import FixSafety, PassedDict, PassedList
 from migrator.passed_values import CONTAINER
 from migrator.rule import Block, Example, Import, NewArgument, Rewrite, Rule, UseRewrite
@@ -300,10 +304,20 @@ def _history_of(messages: cst.BaseExpression, site) -> Union[Tuple[UseRewrite, .
     can use tools."""
     if isinstance(messages, cst.Name) or (isinstance(messages, cst.Attribute) and is_name(messages.value, "self")):
         return followed_history(messages, site, partial(_convert_message, site=site))
-    built = built_history(messages, site, partial(_convert_message, site=site))
+    convert = partial(_convert_message, site=site)
+    built = built_history(messages, site, convert)
     if built is not None:
         return built
-    return _unseen(messages) if any(site.has_argument(p) for p in TOOL_PARAMETERS) else ()
+    if any(site.has_argument(p) for p in TOOL_PARAMETERS):
+        return _unseen(messages)
+    changed = changed_message_added(messages, site.analysis, convert)
+    if changed is not None:
+        return Block(
+            f"`{one_line(code_of(changed), limit=40)}`, added to `{one_line(code_of(messages), limit=40)}` on line"
+            f" {site.analysis.nodes.positions[changed].start.line}, is a message `input` takes in another shape, which"
+            " the tool converts only in a list it sees whole"
+        )
+    return ()
 
 
 def _inline_history(messages: cst.List, site) -> Union[Tuple[UseRewrite, ...], Block]:
@@ -543,6 +557,9 @@ def _may_hold_parts(content: cst.BaseExpression, site, depth: int = 0) -> bool:
     for value in analysis.bindings.reaching_values(content):
         if isinstance(value, CONTAINER_NODES):
             return True
+        added = _added_to(value, analysis)
+        if added is not None and any(_may_hold_parts(each, site, depth + 1) for each in added):
+            return True
         if isinstance(value, cst.Param):
             if value.annotation is not None and _names_a_sequence(value.annotation.annotation):
                 return True
@@ -556,6 +573,17 @@ def _may_hold_parts(content: cst.BaseExpression, site, depth: int = 0) -> bool:
             if function is not None and _returns_a_container(function, site, depth):
                 return True
     return False
+
+
+def _added_to(value: cst.CSTNode, analysis) -> Optional[List[cst.BaseExpression]]:
+    """What ``parts + more`` joins, or what ``parts += more`` (``value`` being the name it
+    binds) adds: a list joined with another may hold content parts either side brings."""
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
+        return [value.left, value.right]
+    augmented = analysis.nodes.parents.get(value) if isinstance(value, cst.Name) else None
+    if isinstance(augmented, cst.AugAssign) and isinstance(augmented.operator, cst.AddAssign) and augmented.target is value:
+        return [augmented.value]
+    return None
 
 
 def _returns_a_container(function: cst.FunctionDef, site, depth: int) -> bool:

@@ -106,6 +106,7 @@ def test_the_project_cases_cover_what_crosses_modules():
         "modules_under_a_folder_no_import_can_name",
         "parse_whose_importer_handles_openai_errors_is_reported",
         "parse_whose_importer_handles_other_errors_is_migrated",
+        "history_parameter_other_modules_give_content_parts_is_reported",
     } <= names
 
 
