@@ -7,7 +7,8 @@ each finding is moved to the cell it is in (``Finding.cell``: the cell's 1-based
 among all the notebook's cells, as a reader counts them; ``line`` is then the line in it).
 
 IPython syntax is not Python. Line magics, shell escapes and help (``%pip install openai``,
-``!ls``, ``files = !ls``, ``obj?``) are masked by placeholders before parsing and put back
+``!ls``, ``files = !ls``, ``obj?``, and a magic written without its ``%`` where the line is
+not Python: ``pip install openai``) are masked by placeholders before parsing and put back
 afterwards, exactly as they were (see ``Masker``). A cell that starts with a cell magic
 (``%%bash``) is left out, unless the magic runs its body as Python (``%%time``), when only its
 first line is masked.
@@ -43,6 +44,12 @@ _SPACE = re.compile(r"[ \t\n\r]*")
 _CELL_MAGIC = re.compile(r"\s*%%(\w*)")
 # `%magic`, `!shell`, `?help`, `obj.attr?`, `obj[0]??` taking a whole statement.
 _ESCAPED_LINE = re.compile(r"[%!?]|%{0,2}[\w*]+(?:\.[\w*]+|\[-?\d+\])*\?\??\s*$")
+# `pip install openai`: with automagic on (IPython's default), a line magic or shell alias
+# without its `%`, where the line is not Python.
+_AUTOMAGIC_LINE = re.compile(
+    r"(?:pip|conda|mamba|cd|pwd|ls|env|set_env|load_ext|reload_ext|unload_ext|autoreload|matplotlib|pylab"
+    r"|time|timeit|run|who|whos|store|mkdir|rmdir|rm|cp|mv|cat)[ \t]+\S"
+)
 # `files = !ls`, `t = %time f()`: IPython assigns the output of the magic or command.
 _ESCAPED_VALUE = re.compile(r"[\w.\[\](), \t*]+?=[ \t]*([%!].*)")
 _NAME = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
@@ -239,6 +246,8 @@ class Masker:
                 masked.append(self._mask_line(line, indent, masks))
             elif _ESCAPED_VALUE.fullmatch(code) and _starts_statement(masked):
                 masked.append(self._mask_value(line, masks))
+            elif _AUTOMAGIC_LINE.match(code) and _starts_statement(masked) and not _is_python(code):
+                masked.append(self._mask_line(line, indent, masks))
             else:
                 masked.append(line)
                 self.seen_python = self.seen_python or bool(code and not code.startswith("#"))
@@ -273,6 +282,14 @@ class Masker:
         masked = f"{self._placeholder()}({', '.join(_names_in(value))})"
         masks.append(Mask(masked[: masked.index("(")], masked, value, whole_line=False))
         return body[: len(body) - len(value)] + masked + line[len(body) :]
+
+
+def _is_python(line: str) -> bool:
+    try:
+        compile(line, "<cell line>", "exec")
+    except SyntaxError:
+        return False
+    return True
 
 
 def _names_in(text: str) -> List[str]:

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from migrator import cli
 from migrator.engine import run, transform_notebook
 from migrator.model import Options, Position
-from migrator.notebook import FileLines, NotebookError, parse
+from migrator.notebook import FileLines, Masker, NotebookError, parse
 
 PLAIN_ENV = {"FORCE_COLOR": None, "TTY_COMPATIBLE": None, "NO_COLOR": None, "COLUMNS": "200"}
 
@@ -112,14 +112,22 @@ def test_bytes_outside_the_changed_source_are_identical_whatever_the_formatting(
         "resp?",
         "resp.choices[0]??",
         "    %env OPENAI_LOG=debug",
+        "pip install openai --upgrade",
+        "cd ../data",
     ],
-    ids=["line magic", "shell escape", "shell output assigned", "time magic", "help", "help on an item", "indented"],
+    ids=["line magic", "shell escape", "shell output assigned", "time magic", "help", "help on an item", "indented", "automagic", "automagic alias"],
 )
 def test_ipython_syntax_is_kept_exactly(ipython):
     source = f"{SETUP}\n{CALL}\nif True:\n    pass\n{ipython}"
     document = notebook(code(source))
     after = json.loads(migrated(jupyter_bytes(document)))
     assert "".join(after["cells"][0]["source"]).endswith(f"\n{ipython}")
+
+
+@pytest.mark.parametrize("python", ["pip = 1", "cd(path)", "ls", "time.sleep(1)", "env = {}"])
+def test_a_line_that_is_python_is_not_taken_for_automagic(python):
+    masked = Masker("__m_").cell(parse(jupyter_bytes(notebook(code(python)))).cells[0])
+    assert masked is not None and masked.text == python + "\n" and not masked.masks
 
 
 def test_a_result_used_inside_ipython_syntax_leaves_the_call_alone_and_names_the_cell():
