@@ -49,7 +49,8 @@ With an `AsyncOpenAI` client, `await client.chat.completions.create(...)` needs 
 the tool migrates it with its reads.
 
 ## Fix safety
-Manual: the tool only reports.
+Manual: the tool only reports. The reads of what comes back are reported too, by
+`untraced_choices`.
 """
 
 from migrator.model import FixSafety
