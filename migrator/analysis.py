@@ -21,7 +21,7 @@ from libcst.metadata import CodeRange, GlobalScope
 from migrator.clients import is_openai_client, is_openai_receiver, is_other_sdk_client
 from migrator.libcst_internals import NEWLINE, children
 from migrator.model import ImportedClient, ImportedResult, Options, ProjectFacts, ResultReaders
-from migrator.screen import CALL_SITE, holds_call_site, legacy_method
+from migrator.screen import CALL_SITE, LEGACY_KINDS, LEGACY_METHOD_NAMES, holds_call_site, legacy_method
 from migrator.semantic.bindings import Bindings
 from migrator.semantic.dicts import BuiltDict, KeyWrite, UnseenDict, unpacked_dict, unpacking_calls
 from migrator.semantic.flow import ValueFlow
@@ -125,6 +125,20 @@ class ImportedResultSite(CallSite):
 
     def request_dict(self) -> Union[BuiltDict, UnseenDict, None]:
         return None
+
+
+@dataclass(frozen=True)
+class MethodReference:
+    """A legacy method used as a value instead of called where it is written:
+    ``asyncio.to_thread(client.chat.completions.create, ...)``, ``create =
+    client.chat.completions.create``. What calls it, and with what, the tool cannot see."""
+
+    node: cst.CSTNode  # the attribute ``client.chat.completions.create``
+    kind: str  # "chat.completions.create", ...
+    receiver: cst.BaseExpression
+    wrapper: Optional[str]  # "with_raw_response" / "with_streaming_response"
+    traced: bool  # the receiver is provably an OpenAI client
+    other_sdk: bool  # the receiver is provably another SDK's client: no Chat Completions method at all
 
 
 @dataclass(frozen=True)
@@ -436,7 +450,7 @@ class ModuleAnalysis:
             if shape is None:
                 continue
             receiver, resource, wrapper, kind = shape
-            traced = self._may_hold_a_client(receiver) and is_openai_receiver(receiver, self)
+            traced, other_sdk = self._receiver_proof(receiver)
             sites.append(
                 CallSite(
                     call=call,
@@ -445,12 +459,37 @@ class ModuleAnalysis:
                     resource=resource,
                     wrapper=wrapper,
                     traced=traced,
-                    other_sdk=not traced and is_other_sdk_client(receiver, self),
+                    other_sdk=other_sdk,
                     statement=self.nodes.enclosing_statement(call),
                     analysis=self,
                 )
             )
         return sites
+
+    def method_references(self) -> List[MethodReference]:
+        """The legacy methods (of the kinds the rules migrate) read as values rather than
+        called: passed, assigned, returned. Not the ones a statement sets or deletes (a test
+        replacing ``create`` with a fake), nor those read into (``create.return_value``,
+        ``create.assert_called_once()``), which only mocks have."""
+        found = []
+        for node in self.nodes.nodes_of(cst.Attribute):
+            shape = legacy_method_reference(node)
+            if shape is None:
+                continue
+            parent = self.nodes.parents.get(node)
+            if isinstance(parent, cst.Call) and parent.func is node or isinstance(parent, cst.Attribute) and parent.value is node:
+                continue
+            if isinstance(parent, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.Del)) and parent.target is node:
+                continue
+            receiver, _, wrapper, kind = shape
+            traced, other_sdk = self._receiver_proof(receiver)
+            found.append(MethodReference(node, kind, receiver, wrapper, traced, other_sdk))
+        return found
+
+    def _receiver_proof(self, receiver: cst.BaseExpression) -> Tuple[bool, bool]:
+        """Is ``receiver`` provably an OpenAI client, and is it provably another SDK's?"""
+        traced = self._may_hold_a_client(receiver) and is_openai_receiver(receiver, self)
+        return traced, not traced and is_other_sdk_client(receiver, self)
 
     def imported_result_names(self) -> List[Tuple[cst.CSTNode, ImportedResult]]:
         """The names (``complete``, ``llm.complete``) that stand for a function of another
@@ -579,16 +618,30 @@ def legacy_call_result(value: cst.BaseExpression) -> Optional[cst.Call]:
 
 def legacy_call(node: cst.Call) -> Optional[Tuple[cst.BaseExpression, Tuple[str, ...], Optional[str], str]]:
     """``(receiver, resource, wrapper, kind)`` when ``node`` is shaped like a legacy method call."""
+    return _legacy_method(node.func)
+
+
+def legacy_method_reference(node: cst.CSTNode) -> Optional[Tuple[cst.BaseExpression, Tuple[str, ...], Optional[str], str]]:
+    """``(receiver, resource, wrapper, kind)`` when ``node`` names a legacy method of a kind
+    the rules migrate (``client.chat.completions.create``), called or not."""
+    if not (isinstance(node, cst.Attribute) and node.attr.value in LEGACY_METHOD_NAMES):
+        return None
+    shape = _legacy_method(node)
+    return shape if shape is not None and shape[3] in LEGACY_KINDS else None
+
+
+def _legacy_method(func: cst.BaseExpression) -> Optional[Tuple[cst.BaseExpression, Tuple[str, ...], Optional[str], str]]:
+    """``(receiver, resource, wrapper, kind)`` when ``func`` is shaped like a legacy method."""
     attributes: List[str] = []
-    func = node.func
-    while isinstance(func, cst.Attribute):
-        attributes.append(func.attr.value)
-        func = func.value
+    node = func
+    while isinstance(node, cst.Attribute):
+        attributes.append(node.attr.value)
+        node = node.value
     shape = legacy_method(attributes[::-1])
     if shape is None:
         return None
     resource, wrapper, kind, depth = shape
-    return _receiver(node.func, depth), resource, wrapper, kind
+    return _receiver(func, depth), resource, wrapper, kind
 
 
 def _receiver(func: cst.BaseExpression, depth: int) -> cst.BaseExpression:

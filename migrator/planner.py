@@ -13,7 +13,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 import libcst as cst
 from libcst.metadata import CodeRange
 
-from migrator.analysis import AnnotationUse, CallSite, ImportedResultSite, ModuleAnalysis
+from migrator.analysis import AnnotationUse, CallSite, ImportedResultSite, MethodReference, ModuleAnalysis
 from migrator.semantic.dicts import BuiltDict, KeyWrite, UnseenDict
 from migrator.semantic.flow import CALL, ResultUse
 from migrator.model import Confidence, Finding, ImportedResult, Options, Position, ResultReaders
@@ -26,6 +26,7 @@ from migrator.suppression import Suppressions
 UNTRACED_RESULT = "untraced_result"
 UNRESOLVED_CLIENT = "unresolved_client"
 CALLS_IN_TEXT = "calls_in_text"
+METHOD_REFERENCES = "method_references"
 # What a raw response (``with_raw_response``) offers besides ``.parse()`` that does not
 # depend on which API answered.
 RAW_RESPONSE_ATTRIBUTES = frozenset(
@@ -100,6 +101,9 @@ def plan_module(analysis: ModuleAnalysis, options: Options) -> ModulePlan:
             continue
         plans.append(_plan_site(site, rule, rules, analysis))
     plans.extend(_plan_imported_results(call_rules, rules, analysis))
+    if options.is_enabled(METHOD_REFERENCES):
+        # Another SDK's method handed on is no Chat Completions method, as its calls are none.
+        findings.extend(_reference_finding(each, analysis) for each in analysis.method_references() if not each.other_sdk)
     if options.is_enabled(CALLS_IN_TEXT):
         findings.extend(_written_call_findings(analysis, suppressions))
     _block_suppressed_edits(plans, suppressions, analysis, options)
@@ -949,3 +953,38 @@ def _unresolved_finding(site: CallSite, analysis: ModuleAnalysis) -> Finding:
         message=f"`{call_code}` looks like a Chat Completions call, but `{receiver}` is not provably an OpenAI client ({remedy})",
         confidence=Confidence.LOW,
     )
+
+
+def _reference_finding(reference: MethodReference, analysis: ModuleAnalysis) -> Finding:
+    code = one_line(analysis.module.code_for_node(reference.node), limit=100)
+    receiver = one_line(analysis.module.code_for_node(reference.receiver))
+    method = reference.kind.rpartition(".")[2]
+    responses = ".".join([receiver, "responses", *([reference.wrapper] if reference.wrapper else []), method])
+    remedy = f"migrate them by hand, calling `{responses}(...)` in place (in a `lambda:` where a function is wanted)"
+    if not reference.traced:
+        remedy = f"`{receiver}` is not provably an OpenAI client: if it is one, {remedy}"
+    start = analysis.nodes.positions[reference.node].start
+    return Finding(
+        rule=METHOD_REFERENCES,
+        line=start.line,
+        column=start.column + 1,
+        message=f"`{code}` is {_handed_on(reference.node, analysis)} uncalled: the tool migrates only calls written "
+        f"in place, so it leaves this one, and the reads of its result, as they are; {remedy}",
+        confidence=Confidence.HIGH if reference.traced else Confidence.LOW,
+    )
+
+
+def _handed_on(node: cst.CSTNode, analysis: ModuleAnalysis) -> str:
+    """How a method read as a value goes on: "passed to `asyncio.to_thread`", say."""
+    parent = analysis.nodes.parents.get(node)
+    if isinstance(parent, cst.Arg):
+        call = analysis.nodes.parents.get(parent)
+        if isinstance(call, cst.Call):
+            return f"passed to `{one_line(analysis.module.code_for_node(call.func))}`"
+    if isinstance(parent, (cst.Assign, cst.AnnAssign)) and parent.value is node:
+        targets = parent.targets if isinstance(parent, cst.Assign) else [parent]
+        names = ", ".join(f"`{one_line(analysis.module.code_for_node(each.target))}`" for each in targets)
+        return f"assigned to {names}"
+    if isinstance(parent, cst.Return):
+        return "returned"
+    return "used as a value"

@@ -5,9 +5,10 @@ comment or an unrelated name: `completions` in a docstring, `openai` in a URL. L
 about ten times the stdlib parser, and its analysis several times more, so a candidate is
 first parsed with ``ast`` and passed on only if it holds what the engine offers rules:
 
-- a call shaped like a legacy method (``<anything>.chat.completions.<method>(...)``), or text
-  a scanner reads as one (``CALL_SITE``, in a string or a comment: reported as written there),
-  for the rules that act at call sites; or
+- a call shaped like a legacy method (``<anything>.chat.completions.<method>(...)``), such a
+  method handed on uncalled (``asyncio.to_thread(client.chat.completions.create, ...)``), or
+  text a scanner reads as a call (``CALL_SITE``, in a string or a comment: reported as written
+  there), for the rules that act at call sites; or
 - for a module rule, one of its needs and all its declarations ask: an import reaching one of
   the modules it reads (``Rule.needs_imports``: ``from openai.types.chat import ...`` for
   ``openai.types.chat``), string literals in code (not docstrings) holding, in any case, each
@@ -16,9 +17,9 @@ first parsed with ``ast`` and passed on only if it holds what the engine offers 
   it reports (``Rule.needs_keywords``, ``needs_calls_of``, ``needs_string_values``): these
   last, looser forms of what the rule's hook looks for.
 
-These are the engine's own gates (``ModuleAnalysis.call_sites`` and ``planner.offers``), or
-looser forms of what the hooks look for, so a file screened out is one LibCST would find
-nothing in. Most candidates are ruled out by their
+These are the engine's own gates (``ModuleAnalysis.call_sites``, ``method_references`` and
+``planner.offers``), or looser forms of what the hooks look for, so a file screened out is one
+LibCST would find nothing in. Most candidates are ruled out by their
 text alone, holding neither a ``completions`` attribute nor an import of a module a rule reads,
 and are not parsed at all, as a file that is not a candidate is not; a file that may hold one
 and that ``ast`` cannot parse goes to LibCST, which reports why.
@@ -50,6 +51,10 @@ CALL_SITE = re.compile(
     r"\.chat\.completions\.(?:with_raw_response\.|with_streaming_response\.)?(?:create|parse|stream)\s*\("
     r"|(?<!\.chat)\.completions\.(?:with_raw_response\.|with_streaming_response\.)?create\s*\("
 )
+# The kinds of legacy call the rules migrate (those ``CALL_SITE`` spells); a method of one of
+# these kinds used as a value, uncalled where it is written, is reported as such.
+LEGACY_KINDS = frozenset({"chat.completions.create", "chat.completions.parse", "chat.completions.stream", "completions.create"})
+LEGACY_METHOD_NAMES = frozenset(kind.rpartition(".")[2] for kind in LEGACY_KINDS)
 
 
 def holds_call_site(text: str) -> bool:
@@ -104,6 +109,8 @@ def needs_libcst(source: bytes, needs: Needs) -> bool:
     for node in ast.walk(tree):  # breadth first: a statement comes before its string
         if calls and isinstance(node, ast.Call) and _is_legacy_call(node):
             return True
+        if calls and isinstance(node, ast.Attribute) and node.attr in LEGACY_METHOD_NAMES and _legacy_kind(node) in LEGACY_KINDS:
+            return True  # a method handed on uncalled
         if uses is not None:
             uses.add(node)
         if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -280,9 +287,14 @@ def _held(text: bytes, strings: Sequence[str]) -> bool:
 
 
 def _is_legacy_call(call: ast.Call) -> bool:
+    return _legacy_kind(call.func) is not None
+
+
+def _legacy_kind(func: ast.expr) -> Optional[str]:
+    """The kind of legacy method ``func`` names, if it names one."""
     attributes = []
-    func = call.func
     while isinstance(func, ast.Attribute):
         attributes.append(func.attr)
         func = func.value
-    return legacy_method(attributes[::-1]) is not None
+    shape = legacy_method(attributes[::-1])
+    return shape[2] if shape is not None else None

@@ -2,8 +2,10 @@
 ## What it does
 Reports reads like `x.choices[0]`, in a module that imports `openai`, on values the tool cannot
 trace to a Chat Completions call: a response handed in as a parameter, returned by a helper of
-another module, kept in an attribute. They are reported at low confidence: the value may be
-something else with a `choices` list.
+another module, kept in an attribute, given back by a function the method was handed to
+(`await asyncio.to_thread(client.chat.completions.create, ...)`, which `method_references`
+reports). They are reported at low confidence: the value may be something else with a
+`choices` list.
 
 ## Why
 Such a read is Chat Completions code the call-based rules cannot see: once the call that
@@ -32,14 +34,16 @@ def first_answer(response) -> str:
 Manual: the tool only reports. Reads of results the tool follows from a call are never
 reported here (the call's own finding covers them), nor are reads in modules that do not import
 `openai`, reads on `self.choices`, or reads of values another library's call returned
-(`litellm.completion(...)`, say) or annotated with its types.
+(`litellm.completion(...)`, say, or `asyncio.to_thread` handed another SDK's method) or
+annotated with its types.
 """
 
 from typing import List, Set, Union
 
 import libcst as cst
 
-from migrator.analysis import legacy_call
+from migrator.analysis import legacy_call, legacy_method_reference
+from migrator.clients import is_other_sdk_client
 from migrator.rules._chunk_loops import loop_over
 from migrator.model import Confidence, FixSafety
 from migrator.rule import Example, Report, Rule
@@ -155,11 +159,18 @@ def _inner(node: cst.BaseExpression) -> cst.BaseExpression:
 
 def _from_another_library(value: cst.BaseExpression, analysis) -> bool:
     """Was ``value`` made by a function imported from a package other than openai, or is it a
-    parameter annotated with such a package's type?"""
+    parameter annotated with such a package's type? A function handed a legacy method (or a
+    function calling one) gives back what that method returns, whichever package it is from:
+    ``asyncio.to_thread(client.chat.completions.create, ...)``."""
     for made in analysis.bindings.bound_values(value):
         if isinstance(made, cst.Await):
             made = made.expression
         if isinstance(made, cst.Call):
+            handed = _receivers_handed(made)
+            if handed:
+                if all(is_other_sdk_client(receiver, analysis) for receiver in handed):
+                    return True
+                continue
             packages = _packages(made.func, analysis)
         elif isinstance(made, cst.Param) and made.annotation is not None:
             named = [node for node in walk(made.annotation) if isinstance(node, (cst.Name, cst.Attribute))]
@@ -169,6 +180,12 @@ def _from_another_library(value: cst.BaseExpression, analysis) -> bool:
         if packages and "openai" not in packages:
             return True
     return False
+
+
+def _receivers_handed(call: cst.Call) -> List[cst.BaseExpression]:
+    """The receivers of the legacy methods in ``call``'s arguments, called there or not."""
+    shapes = [legacy_method_reference(node) for arg in call.args for node in walk(arg.value)]
+    return [shape[0] for shape in shapes if shape is not None]
 
 
 def _packages(node: cst.CSTNode, analysis) -> Set[str]:

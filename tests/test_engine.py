@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from migrator.screen import LEGACY_RESOURCES
+from migrator.screen import LEGACY_KINDS, LEGACY_RESOURCES
 from migrator.engine import run, transform_source
 from migrator.model import Options, Position
 from migrator.prefilter import CALL_SITE_TEXT, declarations, declared_needs, is_candidate, needed_texts
@@ -38,6 +38,10 @@ def test_prefilter_knows_which_rules_read_whole_modules_and_which_parts_of_them(
 
 def test_every_legacy_call_goes_through_the_call_site_text():
     assert all(CALL_SITE_TEXT.decode() in resource for resource, _ in LEGACY_RESOURCES)
+
+
+def test_the_methods_reported_where_handed_on_are_those_the_rules_migrate():
+    assert LEGACY_KINDS == {kind for rule in all_rules().values() for kind in rule.calls}
 
 
 def run_fresh(program: str) -> None:
@@ -130,6 +134,7 @@ def test_candidates_without_what_any_rule_reads_are_not_parsed_with_libcst(sourc
         b"import openai.types.responses\ndef f(c: openai.types.chat.ChatCompletion): pass\n",
         b"def f():\n    x = (c.chat).completions.with_raw_response.create()\n",
         b"x = (client.chat\n    .completions  # the resource\n    ).create()\n",  # a call no text search finds
+        b"import asyncio\nasyncio.to_thread(client.chat.completions.create, model='m')\n",  # a method handed on uncalled
         b"from \\\n    openai.types.chat import ChatCompletion\n",
         b"import json as j, \\\n    openai\nprint(reply.choices[0])\n",
         b"def f(:\n    client.chat.completions.create()\n",  # Python cannot parse it: LibCST says why

@@ -82,6 +82,20 @@ def test_fakes_recognised_by_their_shape_alone_are_low_confidence(fake, confiden
     assert [f.confidence for f in findings] == [confidence]
 
 
+@pytest.mark.parametrize(
+    "client, confidences",
+    [
+        pytest.param("OpenAI()", [Confidence.HIGH], id="openai-client"),
+        pytest.param("make_client()", [Confidence.LOW], id="client-not-proved"),
+        pytest.param("Groq()", [], id="another-sdks-client"),
+    ],
+)
+def test_a_method_handed_on_is_reported_as_surely_as_its_receiver_is_proved_openais(client, confidences):
+    source = f"import asyncio\nfrom groq import Groq\nfrom openai import OpenAI\nclient = {client}\nasyncio.to_thread(client.chat.completions.create)\n"
+    findings = [f for f in transform_source(source.encode()).findings if f.rule == "method_references"]
+    assert [f.confidence for f in findings] == confidences
+
+
 def test_test_modules_with_choices_of_other_things_are_not_read_for_fakes():
     """A test module that mocks things and uses model-field or form `choices`, as Django's tests
     do by the hundred, is not worth LibCST's parse: nothing in it names a completion."""
