@@ -195,6 +195,12 @@ class ProjectQuestions:
         self.exported.add(name)
         return self.facts.handled_by_importers(name)
 
+    def where_compared_with_none(self, name: str) -> Optional[str]:
+        """Where the modules importing the top-level function ``name`` compare what it returns
+        with ``None``, for a finding; None where none does."""
+        self.exported.add(name)
+        return _places(self.facts.compared_with_none_by_importers(name))
+
     def where_imported(self, name: str) -> Optional[str]:
         """Where other modules import ``name``, for a finding (`` `a.py:3`, `b.py:1` and 2
         more``); None when none does."""

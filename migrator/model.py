@@ -191,6 +191,9 @@ class ProjectFacts:
     # module imports it (``openai.OpenAIError``) with "path:line" of the handler), for the
     # names asked about
     handled: Tuple[Tuple[str, Tuple[Tuple[str, str], ...]], ...] = ()
+    # (top-level function, where the modules importing it compare what it returns with None:
+    # "path:line", ...), for the names asked about
+    compared_with_none: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
 
     def importers_of(self, name: str) -> Tuple[str, ...]:
         return next((places for n, places in self.importers if n == name), ())
@@ -209,6 +212,9 @@ class ProjectFacts:
 
     def handled_by_importers(self, name: str) -> Tuple[Tuple[str, str], ...]:
         return next((handlers for n, handlers in self.handled if n == name), ())
+
+    def compared_with_none_by_importers(self, name: str) -> Tuple[str, ...]:
+        return next((places for n, places in self.compared_with_none if n == name), ())
 
 
 @dataclass(frozen=True)

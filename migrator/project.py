@@ -287,6 +287,9 @@ class Project:
             handled=tuple(
                 (name, handlers) for name in exported if importers.get(name) and (handlers := tree.handled_by_importers(module, name))
             ),
+            compared_with_none=tuple(
+                (name, places) for name in exported if importers.get(name) and (places := tree.results_compared_with_none(module, name))
+            ),
         )
 
     def clients_facts(self, path: Path, source: bytes, imported: Sequence[str]) -> ProjectFacts:
@@ -641,6 +644,19 @@ class _Tree:
             syntax = self.syntax(importer.path)
             for handled, line in _handled_exceptions(syntax) if syntax is not None else ():
                 found[(handled, self.where(importer.path, line))] = None
+        return tuple(found)
+
+    def results_compared_with_none(self, target: _Module, name: str) -> Tuple[str, ...]:
+        """Where the modules importing the function ``name`` from ``target`` compare what its
+        calls return with ``None``: the call itself, or a name one of them is assigned to."""
+        found: Dict[str, None] = {}
+        for importer, _ in self.importing(target, name):
+            syntax = self.syntax(importer.path)
+            if syntax is None:
+                continue
+            bound = {each for each in self._aliases(importer, target, name) | {name} if _import_binding(syntax, each)}
+            for line in _results_compared_with_none(syntax, bound):
+                found[self.where(importer.path, line)] = None
         return tuple(found)
 
     def importing(self, target: _Module, name: str) -> List[Tuple[_Module, int]]:
@@ -1263,6 +1279,30 @@ def _handled_exceptions(syntax: ast.Module) -> Iterator[Tuple[str, int]]:
             if dotted is not None:
                 head, _, rest = dotted.partition(".")
                 yield (f"{imported[head]}.{rest}" if rest else imported[head]) if head in imported else dotted, node.lineno
+
+
+def _results_compared_with_none(syntax: ast.Module, functions: Set[str]) -> Iterator[int]:
+    """The lines comparing with ``None`` what a call of one of ``functions`` (names) returns:
+    the call itself, or a name a call is assigned to anywhere in the module."""
+    def called(node: ast.expr) -> bool:
+        node = node.value if isinstance(node, ast.Await) else node
+        return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in functions
+
+    holders = {
+        target.id
+        for node in ast.walk(syntax)
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None and called(node.value)
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(target, ast.Name)
+    }
+    for node in ast.walk(syntax):
+        if not isinstance(node, ast.Compare) or not all(isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)) for op in node.ops):
+            continue
+        sides = [node.left, *node.comparators]
+        if any(isinstance(side, ast.Constant) and side.value is None for side in sides) and any(
+            called(side) or (isinstance(side, ast.Name) and side.id in holders) for side in sides
+        ):
+            yield node.lineno
 
 
 def _dotted(node: ast.expr) -> Optional[str]:

@@ -32,7 +32,7 @@ Safe for the reads above. Two differences are kept in mind: `output_text` is `""
 Chat's `content` was `None` (the model answered only with tool calls, or refused), so a
 comparison of the content with `None` blocks the call (where it is read, or where it goes: a
 name it is bound to, annotated or not, a function of the module it is passed to, the callers
-of a function returning it), and so does, on a call that can make tool
+of a function returning it, in this module or in the modules importing it), and so does, on a call that can make tool
 calls, a read of the content that is not only tested for truth (or read as `content or ""`)
 where the same response may hold tool calls, unless a test of the content found text first
 (`if message.content: print(message.content)`; a name holding the content is followed the same
@@ -120,7 +120,7 @@ def field(use, site):
     if use.path == CONTENT:
         compared = _compared_with_none_where_it_goes(use, site)
         if compared is not None:
-            return Block(f"the content is compared with `None` in `{compared}`, but `output_text` is `\"\"` where the content was `None`")
+            return Block(f"the content is compared with `None` {compared}, but `output_text` is `\"\"` where the content was `None`")
     if use.path == CONTENT and content_may_be_none(use, site):
         reason = (
             "the model may answer with tool calls only: the content is then `None` where `output_text` is `\"\"`; "
@@ -232,12 +232,17 @@ def _read_elsewhere(use) -> bool:
 
 
 def _compared_with_none_where_it_goes(use, site) -> Optional[str]:
-    """The comparison with ``None`` made of the content where it goes (followed through the
-    names it is bound to, the functions of the module it is passed to, and the callers of the
-    function returning it), if any."""
-    for read in site.analysis.flow.trace_result(use.outer).uses:
+    """Where the content is compared with ``None``, in words: where it goes (followed through
+    the names it is bound to, the functions of the module it is passed to, and the callers of
+    the function returning it), or in the modules importing a function that returns it."""
+    trace = site.analysis.flow.trace_result(use.outer)
+    for read in trace.uses:
         if not read.path and _compares_with_none(read):
-            return one_line(site.analysis.module.code_for_node(read.parent))
+            return f"in `{one_line(site.analysis.module.code_for_node(read.parent))}`"
+    for function in trace.exported_functions:
+        where = site.analysis.project.where_compared_with_none(function) if "." not in function else None
+        if where is not None:
+            return f"where other modules call `{function}`, which returns it ({where})"
     return None
 
 

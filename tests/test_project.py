@@ -107,6 +107,8 @@ def test_the_project_cases_cover_what_crosses_modules():
         "parse_whose_importer_handles_openai_errors_is_reported",
         "parse_whose_importer_handles_other_errors_is_migrated",
         "history_parameter_other_modules_give_content_parts_is_reported",
+        "content_returned_to_a_module_comparing_it_with_none_is_reported",
+        "content_returned_to_a_module_testing_it_for_truth_is_migrated",
     } <= names
 
 
