@@ -3,7 +3,9 @@
 Reports OpenAI clients pointed at servers other than OpenAI's or Azure's, and keeps `apply` from
 migrating the calls made on them: a client built with a `base_url` whose host is not one of
 the hosts considered OpenAI's (`OpenAI(base_url="http://localhost:11434/v1")`, a
-`with_options(base_url=...)` copy, `openai.base_url = ...` for the module's client), or whose
+`with_options(base_url=...)` copy, `client.base_url = ...` once it is built, also in the
+factory that returns it, `openai.base_url = ...` for the module's client, also read through
+another name such as `llm = openai`), or whose
 `base_url` is only known at run time (in `**` arguments the tool cannot read too: a dict
 literal unpacked there is read for its `base_url`), or built without one in a module that reads
 or sets the `OPENAI_BASE_URL` environment variable (the SDK then takes the URL from it).
@@ -62,7 +64,8 @@ ENVIRONMENT_VARIABLE = "OPENAI_BASE_URL"
 AZURE_ENDPOINT_VARIABLE = "AZURE_OPENAI_ENDPOINT"  # where `AzureOpenAI` reads its endpoint when given none
 # Azure clients talk to Azure (which API versions serve Responses there: `azure_api_version`).
 OPENAI_CLIENTS = CLIENT_CLASSES - AZURE_CLIENT_CLASSES
-MODULE_BASE_URL = "openai.base_url"  # where the `openai` module's own client takes its URL
+MODULE = "openai"  # a module with a client of its own
+MODULE_BASE_URL = f"{MODULE}.base_url"  # where that client takes its URL
 # Arguments that choose an endpoint the SDK knows: a regional OpenAI one, or a provider's.
 ENDPOINT_CHOICES = ("data_residency", "provider")
 CONSEQUENCE = (
@@ -80,7 +83,7 @@ RULE = Rule(
     safety=FixSafety.MANUAL,
     needs=("base_url", ENVIRONMENT_VARIABLE),
     needs_imports=("openai",),
-    # What the module hook reports: `base_url=` given, `openai.base_url = ...`, or the variable named.
+    # What the module hook reports: `base_url=` given, `client.base_url = ...`, or the variable named.
     needs_keywords=("base_url",),
     needs_string_values=(ENVIRONMENT_VARIABLE,),
     examples=[
@@ -152,14 +155,12 @@ def clients_on_other_servers(analysis) -> List[Report]:
 def _client_configurations(analysis) -> Iterable[cst.CSTNode]:
     """Where the module says which server a client talks to: the clients it builds (with a
     ``base_url``, or any when it reads the environment variable), the copies it makes with
-    another ``base_url``, and ``openai.base_url = ...``."""
+    another ``base_url``, and the URLs it sets on a client once built (``client.base_url =
+    ...``, ``openai.base_url = ...``)."""
     every_client = _environment_server(analysis) is not None
     for node in analysis.nodes.nodes_of(cst.Call, cst.Assign):
         if isinstance(node, cst.Assign):
-            if any(_is_base_url(target.target) for target in node.targets) and any(
-                analysis.may_name(target.target, MODULE_BASE_URL) and MODULE_BASE_URL in analysis.imports.imported_as(target.target)
-                for target in node.targets
-            ):
+            if any(is_openai_client(owner, analysis) for owner in _base_url_owners(node)):
                 yield node
         elif not (every_client or keyword_argument(node, "base_url") is not None):
             continue  # no name lookups for the calls that cannot configure a server
@@ -172,16 +173,40 @@ def _client_configurations(analysis) -> Iterable[cst.CSTNode]:
 def _server_of_client(client: cst.BaseExpression, analysis) -> Optional[str]:
     """The other server a client expression talks to, in words; None for OpenAI's, or when the
     module does not say (a client passed in)."""
-    if "openai" in analysis.imports.imported_as(client):
-        return _module_client_server(analysis)
-    for origin in possible_origins(client, analysis):
+    origins = possible_origins(client, analysis)
+    server = _server_set_later(origins, analysis)
+    if server is not None:
+        return server
+    for origin in origins:
         server = _server_of_origin(origin, analysis)
         if server is not None:
             return server
     return None
 
 
+def _server_set_later(origins: List[cst.CSTNode], analysis) -> Optional[str]:
+    """The other server the module points a client made at one of ``origins`` at once it is
+    built (the SDK's ``base_url`` setter: ``client.base_url = ...``, also in the factory that
+    builds it, or ``openai.base_url = ...`` for the module's own client, whose names all hold
+    what one import binds), in words."""
+    made_at = {id(origin) for origin in origins}
+    for node in analysis.nodes.nodes_of(cst.Assign):
+        for owner in _base_url_owners(node):
+            if made_at & {id(origin) for origin in possible_origins(owner, analysis)}:
+                server = _url_server(node.value, analysis)
+                if server is not None:
+                    return server
+    return None
+
+
+def _base_url_owners(node: cst.Assign) -> List[cst.BaseExpression]:
+    """What ``node`` sets the ``base_url`` of: ``client`` for ``client.base_url = ...``."""
+    return [target.target.value for target in node.targets if _is_base_url(target.target)]
+
+
 def _server_of_origin(origin: cst.CSTNode, analysis) -> Optional[str]:
+    if isinstance(origin, cst.Name) and MODULE in analysis.imports.imported_as(origin):  # also as `llm = openai`
+        return _environment_server(analysis)
     if not isinstance(origin, cst.Call):
         return _imported_server(origin, analysis)
     base_url = keyword_argument(origin, "base_url")
@@ -238,14 +263,6 @@ def _imported_server(origin: cst.CSTNode, analysis) -> Optional[str]:
     if imported.kind == "class" and isinstance(origin, cst.Call):
         return _given_server(origin, analysis) or imported.server
     return imported.server
-
-
-def _module_client_server(analysis) -> Optional[str]:
-    """Where the ``openai`` module's own client sends requests."""
-    for node in _client_configurations(analysis):
-        if isinstance(node, cst.Assign):
-            return _url_server(node.value, analysis)
-    return _environment_server(analysis)
 
 
 def _url_server(value: cst.BaseExpression, analysis) -> Optional[str]:
