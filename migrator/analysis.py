@@ -163,6 +163,7 @@ class ProjectQuestions:
         self.exported: Set[str] = set()  # top-level names whose importers were asked about
         self.imported: Set[str] = set()  # imported names whose definitions were asked about
         self.asks_chat_calls = False  # the Chat Completions calls of the modules it imports were asked about
+        self.words: Set[str] = set()  # words whose places in the modules it imports were asked about
 
     def importers_of(self, name: str) -> Tuple[str, ...]:
         """Where other modules import the top-level name ``name`` of this module ("path:line")."""
@@ -191,6 +192,12 @@ class ProjectQuestions:
         migrate every one of those calls?"""
         self.asks_chat_calls = True
         return bool(self.facts.chat_calls) and not self.facts.chat_calls_kept
+
+    def where_imports_spell(self, word: str) -> Tuple[str, ...]:
+        """Where the project modules this one imports, directly or through others, spell
+        ``word`` (in code, strings or comments: "path:line"), the nearest modules first."""
+        self.words.add(word)
+        return self.facts.spelled_in_imports(word)
 
     def client(self, name: str) -> Optional[ImportedClient]:
         """What the module this one imports ``name`` from makes it, when that is an OpenAI client."""

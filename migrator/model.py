@@ -187,6 +187,9 @@ class ProjectFacts:
     # they are, else ``PassedList``, ``PassedDict`` or ``PassedOther``), for the top-level
     # functions asked about
     passed: Tuple[Tuple[str, str, Tuple[object, ...]], ...] = ()
+    # (word, where the project modules it imports, directly or through others, spell it:
+    # "path:line", ...), for the words asked about
+    spelled: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
 
     def importers_of(self, name: str) -> Tuple[str, ...]:
         return next((places for n, places in self.importers if n == name), ())
@@ -203,6 +206,9 @@ class ProjectFacts:
     def passed_to(self, function: str, parameter: str) -> Tuple[object, ...]:
         return next((values for f, p, values in self.passed if (f, p) == (function, parameter)), ())
 
+    def spelled_in_imports(self, word: str) -> Tuple[str, ...]:
+        return next((places for w, places in self.spelled if w == word), ())
+
 
 @dataclass(frozen=True)
 class SourceResult:
@@ -218,6 +224,7 @@ class SourceResult:
     exported_names: list = field(default_factory=list)  # list[str]
     imported_names: list = field(default_factory=list)  # list[str]
     asks_chat_calls: bool = False  # whether the Chat Completions calls of the modules it imports count
+    words_asked: list = field(default_factory=list)  # list[str]: the words whose places in the modules it imports count
     # The module's functions whose results other modules may read: [name, kind, keywords (None
     # when unknown), line of the call, code of the call, whether it migrates], one per call.
     returned_results: list = field(default_factory=list)

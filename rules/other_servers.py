@@ -8,7 +8,10 @@ factory that returns it, `openai.base_url = ...` for the module's client, also r
 another name such as `llm = openai`), or whose
 `base_url` is only known at run time (in `**` arguments the tool cannot read too: a dict
 literal unpacked there is read for its `base_url`), or built without one in a module that reads
-or sets the `OPENAI_BASE_URL` environment variable (the SDK then takes the URL from it).
+or sets the `OPENAI_BASE_URL` environment variable (the SDK then takes the URL from it): a
+string or a keyword names it (`os.environ["OPENAI_BASE_URL"] = ...`,
+`os.environ.update(OPENAI_BASE_URL=...)`), or a project module it imports, directly or through
+others, spells it (a settings module run first, say).
 
 ## Why
 A migrated call goes to `/v1/responses`. Many OpenAI-compatible servers (vLLM, Ollama,
@@ -38,8 +41,10 @@ plus those configured. A `base_url` joined from literals and constants
 (`RESOURCE + "/openai/v1/"`) is read whole; one built from the `AZURE_OPENAI_ENDPOINT`
 variable, where `AzureOpenAI` itself reads its endpoint, is taken for Azure's. `AzureOpenAI`
 clients are never reported (whether their `api_version`
-serves the Responses API is `azure_api_version`'s question). Ignoring the rule hides its
-findings but does not let `apply` migrate those calls: only `--allow-other-servers` does.
+serves the Responses API is `azure_api_version`'s question). Only the modules a module imports
+count for the environment variable: one importing it that sets the variable (a test pointing
+the code at a fake server) does not keep its calls. Ignoring the rule hides its findings but
+does not let `apply` migrate those calls: only `--allow-other-servers` does.
 """
 
 import fnmatch
@@ -84,7 +89,7 @@ RULE = Rule(
     needs=("base_url", ENVIRONMENT_VARIABLE),
     needs_imports=("openai",),
     # What the module hook reports: `base_url=` given, `client.base_url = ...`, or the variable named.
-    needs_keywords=("base_url",),
+    needs_keywords=("base_url", ENVIRONMENT_VARIABLE),
     needs_string_values=(ENVIRONMENT_VARIABLE,),
     examples=[
         Example(
@@ -157,7 +162,7 @@ def _client_configurations(analysis) -> Iterable[cst.CSTNode]:
     ``base_url``, or any when it reads the environment variable), the copies it makes with
     another ``base_url``, and the URLs it sets on a client once built (``client.base_url =
     ...``, ``openai.base_url = ...``)."""
-    every_client = _environment_server(analysis) is not None
+    every_client = _local_environment_server(analysis) is not None
     for node in analysis.nodes.nodes_of(cst.Call, cst.Assign):
         if isinstance(node, cst.Assign):
             if any(is_openai_client(owner, analysis) for owner in _base_url_owners(node)):
@@ -308,7 +313,26 @@ def _extends_azure_endpoint(value: cst.BaseExpression, analysis) -> bool:
 
 
 def _environment_server(analysis) -> Optional[str]:
-    if any(string_text(node) == ENVIRONMENT_VARIABLE for node in analysis.nodes.code_strings):
+    """Where a client built here without a ``base_url`` sends requests, when the environment
+    variable may hold its URL: this module, or a project module it imports (a settings module
+    run first, say), reads or sets it."""
+    local = _local_environment_server(analysis)
+    if local is not None:
+        return local
+    places = analysis.project.where_imports_spell(ENVIRONMENT_VARIABLE)
+    if places:
+        return f"the URL the `{ENVIRONMENT_VARIABLE}` environment variable holds (`{places[0]}`, which this module imports, reads or sets it)"
+    return None
+
+
+def _local_environment_server(analysis) -> Optional[str]:
+    """The same, as this module alone says: a string names the variable
+    (``os.environ["OPENAI_BASE_URL"] = ...``), or a keyword (``os.environ.update(OPENAI_BASE_URL=...)``)."""
+    if ENVIRONMENT_VARIABLE.encode() not in analysis.source:
+        return None
+    if any(string_text(node) == ENVIRONMENT_VARIABLE for node in analysis.nodes.code_strings) or any(
+        arg.keyword is not None and arg.keyword.value == ENVIRONMENT_VARIABLE for arg in analysis.nodes.nodes_of(cst.Arg)
+    ):
         return f"the URL the `{ENVIRONMENT_VARIABLE}` environment variable holds (this module reads or sets it)"
     return None
 

@@ -104,6 +104,8 @@ def test_the_project_cases_cover_what_crosses_modules():
         "result_of_a_call_on_an_imported_client_read_in_another_module",
         "result_of_a_call_on_an_imported_client_read_unmappably_is_reported",
         "modules_under_a_folder_no_import_can_name",
+        "base_url_variable_set_by_an_imported_module_is_reported",
+        "clients_of_modules_importing_no_base_url_variable_are_migrated",
     } <= names
 
 
