@@ -108,6 +108,16 @@ class ImportedClient:
 
 
 @dataclass(frozen=True)
+class BuiltClient:
+    """A place where another module of the project builds an OpenAI client that may talk to
+    another server than OpenAI's."""
+
+    place: str  # "path:line"
+    server: str  # in words: "`http://localhost:11434/v1`", "the URL `settings.url` holds at run time"
+    url: Optional[str] = None  # its ``base_url``, when a literal gives it: whose host may yet be OpenAI's
+
+
+@dataclass(frozen=True)
 class ImportedResult:
     """A function a module imports whose module returns from it what a legacy call returns."""
 
@@ -190,6 +200,7 @@ class ProjectFacts:
     # (word, where the project modules it imports, directly or through others, spell it:
     # "path:line", ...), for the words asked about
     spelled: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
+    built_clients: Tuple[BuiltClient, ...] = ()  # when asked: where the other modules build clients for other servers
 
     def importers_of(self, name: str) -> Tuple[str, ...]:
         return next((places for n, places in self.importers if n == name), ())
@@ -225,6 +236,7 @@ class SourceResult:
     imported_names: list = field(default_factory=list)  # list[str]
     asks_chat_calls: bool = False  # whether the Chat Completions calls of the modules it imports count
     words_asked: list = field(default_factory=list)  # list[str]: the words whose places in the modules it imports count
+    asks_built_clients: bool = False  # whether where the other modules build clients for other servers counts
     # The module's functions whose results other modules may read: [name, kind, keywords (None
     # when unknown), line of the call, code of the call, whether it migrates], one per call.
     returned_results: list = field(default_factory=list)

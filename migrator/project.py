@@ -51,12 +51,12 @@ import re
 import stat
 from collections import deque
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from migrator import passed_values
-from migrator.model import ImportedClient, ImportedResult, ProjectFacts, ResultReaders, SourceResult
+from migrator.model import BuiltClient, ImportedClient, ImportedResult, ProjectFacts, ResultReaders, SourceResult
 from migrator.screen import CALL_SITE, holds_call_site
 
 if TYPE_CHECKING:
@@ -265,6 +265,7 @@ class Project:
         results: Optional[Tuple[ImportedResult, ...]] = None,
         chat_calls: bool = False,
         words: Sequence[str] = (),
+        built_clients: bool = False,
     ) -> ProjectFacts:
         """What the rest of the project says about the module at ``path``: where other modules
         import each of the ``exported`` top-level names, which of the ``imported`` names are
@@ -272,8 +273,9 @@ class Project:
         modules read what the functions of ``returned`` (``SourceResult.returned_results``)
         return, what the functions it imports return (``imported_results``, unless
         ``results`` says it instead), (with ``chat_calls``) where the modules it imports call
-        Chat Completions, and which of those calls this run leaves as they are, and where the
-        modules it imports spell each of the ``words``."""
+        Chat Completions, and which of those calls this run leaves as they are, where the
+        modules it imports spell each of the ``words``, and (with ``built_clients``) where the
+        other modules build clients for other servers."""
         tree, module = self._locate(path)
         syntax = _parsed(source) if imported or exported else None
         calls = tree.chat_calls_imported(module) if chat_calls else []
@@ -287,6 +289,9 @@ class Project:
             results=self.imported_results(path) if results is None else results,
             passed=tuple(tree.values_passed(module, syntax, [name for name in exported if importers.get(name)])),
             spelled=tuple((word, tuple(places)) for word in words if (places := tree.spelled_in_imports(module, word))),
+            built_clients=tuple(
+                BuiltClient(tree.where(built, line), server, url) for built, line, server, url in tree.clients_for_other_servers() if built != module.path
+            ) if built_clients else (),
         )
 
     def clients_facts(self, path: Path, source: bytes, imported: Sequence[str]) -> ProjectFacts:
@@ -513,6 +518,8 @@ class _Tree:
         self._syntax: Dict[Path, Optional[ast.Module]] = {}
         self._chat_calls: Dict[Path, List[str]] = {}
         self._spelled: Dict[Tuple[Path, str], List[str]] = {}
+        self._built_clients: Optional[List[Tuple[Path, int, str, Optional[str]]]] = None
+        self._environment: Dict[Path, bool] = {}  # by module: may ``OPENAI_BASE_URL`` be set there?
         self._held: Dict[Tuple[Path, str], bool] = {}
         self._origins: Dict[Tuple[Path, str], Tuple[_Module, str]] = {}
         self._re_exports: Dict[Path, Dict[str, List[ast.ImportFrom]]] = {}
@@ -1020,11 +1027,33 @@ class _Tree:
             return (kind, *returned, _azure_version(calls, syntax))
         return None
 
+    def clients_for_other_servers(self) -> List[Tuple[Path, int, str, Optional[str]]]:
+        """(path, line, server in words, ``base_url`` when a literal gives it) for each place a
+        module of the project builds an OpenAI client that may talk to another server than
+        OpenAI's: given a ``base_url`` (a literal's host is for the asker to judge), arguments
+        that may hold one, none where ``OPENAI_BASE_URL`` may be set, a subclass giving its own,
+        or one set on it once built (``client.base_url = ...``, on what the module binds to a
+        client). Read once; only the modules importing openai are parsed."""
+        if self._built_clients is None:
+            self._built_clients = []
+            for path, module in sorted(self.modules.items()):
+                names = self.imports(path).top_names
+                if (names is None and "openai" not in self.text(path)) or (names is not None and "openai" not in names):
+                    continue
+                syntax = self.syntax(path)
+                if syntax is not None:
+                    found = _clients_for_other_servers(syntax, self.text(path), partial(self._spells_base_url_variable, module))
+                    self._built_clients.extend((path, *each) for each in found)
+        return self._built_clients
+
     def _spells_base_url_variable(self, module: _Module) -> bool:
         """Does ``module``, or a project module it imports (directly or through others), spell
         ``OPENAI_BASE_URL``? Then it may set it, and the clients built there without a
-        ``base_url`` take theirs from it."""
-        return BASE_URL_VARIABLE in self.text(module.path) or bool(self.spelled_in_imports(module, BASE_URL_VARIABLE))
+        ``base_url`` take theirs from it. Read once for each module."""
+        if module.path not in self._environment:
+            spelled = BASE_URL_VARIABLE in self.text(module.path) or bool(self.spelled_in_imports(module, BASE_URL_VARIABLE))
+            self._environment[module.path] = spelled
+        return self._environment[module.path]
 
 
 # An import statement as written, with what continues it: a parenthesised list, or lines
@@ -1384,6 +1413,42 @@ def _server_of_construction(call: ast.Call, classes: Dict[str, str], environment
     if environment:
         return cls, f"the URL the `{BASE_URL_VARIABLE}` environment variable holds"
     return cls, None
+
+
+def _clients_for_other_servers(syntax: ast.Module, text: str, environment: Callable[[], bool]) -> List[Tuple[int, str, Optional[str]]]:
+    """(line, server in words, ``base_url`` when a literal gives it) for each place the module
+    builds an OpenAI client that may talk to another server than OpenAI's (see
+    ``_Tree.clients_for_other_servers``); ``environment`` says whether ``OPENAI_BASE_URL`` may be
+    set there, asked only of a module that builds a client without a ``base_url``."""
+    classes = _client_class_names(syntax)
+    if not classes:
+        return []
+    found: List[Tuple[int, str, Optional[str]]] = []
+    holders: Set[str] = set()  # what the module binds a client to: `client`, `self.client`
+    for node in ast.walk(syntax):
+        if isinstance(node, ast.Call) and ast.unparse(node.func) in classes:
+            base_url = next((k.value for k in node.keywords if k.arg == "base_url"), None)
+            unread = node.args or any(k.arg is None for k in node.keywords)
+            built = _server_of_construction(node, classes, base_url is None and not unread and environment())
+            if built is not None and built[1] is not None:
+                found.append((node.lineno, built[1], _string_constant(base_url)))
+        elif isinstance(node, ast.ClassDef) and any(ast.unparse(base) in classes for base in node.bases):
+            made = _subclassed_client(node, classes, text, environment())
+            if made is not None and made[1] is not None:
+                found.append((node.lineno, made[1], None))
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Call) and ast.unparse(node.value.func) in classes:
+            holders.update(ast.unparse(target) for target in (node.targets if isinstance(node, ast.Assign) else [node.target]))
+    for node in ast.walk(syntax):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Attribute) and target.attr == "base_url" and ast.unparse(target.value) in holders for target in node.targets
+        ):
+            url = _string_constant(node.value)
+            found.append((node.lineno, f"`{url}`" if url is not None else f"the URL `{ast.unparse(node.value)}` holds at run time", url))
+    return sorted(found)
+
+
+def _string_constant(value: Optional[ast.expr]) -> Optional[str]:
+    return value.value if isinstance(value, ast.Constant) and isinstance(value.value, str) else None
 
 
 def _subclassed_client(node: ast.ClassDef, classes: Dict[str, str], text: str, environment: bool) -> Optional[Tuple[str, Optional[str]]]:

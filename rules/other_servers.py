@@ -11,7 +11,11 @@ literal unpacked there is read for its `base_url`), or built without one in a mo
 or sets the `OPENAI_BASE_URL` environment variable (the SDK then takes the URL from it): a
 string or a keyword names it (`os.environ["OPENAI_BASE_URL"] = ...`,
 `os.environ.update(OPENAI_BASE_URL=...)`), or a project module it imports, directly or through
-others, spells it (a settings module run first, say).
+others, spells it (a settings module run first, say). A client only declared by an annotation
+where it is used (a parameter `client: OpenAI`, `self.client` set from one, `client:
+AsyncOpenAI = session["client"]`, a function declared to return one) is built out of sight:
+its calls are reported when the project builds any client for another server, in this module
+or another (the finding says where), since code out of sight may pass that one.
 
 ## Why
 A migrated call goes to `/v1/responses`. Many OpenAI-compatible servers (vLLM, Ollama,
@@ -43,8 +47,13 @@ variable, where `AzureOpenAI` itself reads its endpoint, is taken for Azure's. `
 clients are never reported (whether their `api_version`
 serves the Responses API is `azure_api_version`'s question). Only the modules a module imports
 count for the environment variable: one importing it that sets the variable (a test pointing
-the code at a fake server) does not keep its calls. Ignoring the rule hides its findings but
-does not let `apply` migrate those calls: only `--allow-other-servers` does.
+the code at a fake server) does not keep its calls. Every module of the project counts for a
+declared client, tests included; in the other modules, the clients are read from their
+arguments alone (a `base_url` literal, arguments unread, `OPENAI_BASE_URL`, a subclass giving
+its own, `x.base_url = ...` on a name the module binds to a client), and a project that builds
+clients only for the hosts considered OpenAI's keeps migrating calls on declared clients.
+Ignoring the rule hides its findings but does not let `apply` migrate those calls: only
+`--allow-other-servers` does.
 """
 
 import fnmatch
@@ -53,7 +62,9 @@ from urllib.parse import urlsplit
 
 import libcst as cst
 
-from migrator.clients import AZURE_CLIENT_CLASSES, CLIENT_CLASSES, client_subclass, imported_client, is_client_copy, is_openai_client, possible_origins
+from migrator.clients import (
+    AZURE_CLIENT_CLASSES, CLIENT_CLASSES, client_subclass, declared_origins, imported_client, is_client_copy, is_openai_client, possible_origins,
+)
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Report, Rule
 from migrator.shapes import code_of, dict_entries, keyword_argument, literal_string, one_line, string_text
@@ -135,9 +146,12 @@ def calls_on_other_servers(site) -> Optional[Block]:
     if analysis.options.allow_other_servers:
         return None
     server = _server_of_client(site.receiver, analysis)
-    if server is None:
-        return None
-    return Block(f"its client sends requests to {server}, and {CONSEQUENCE} ({OPT_IN})")
+    if server is not None:
+        return Block(f"its client sends requests to {server}, and {CONSEQUENCE} ({OPT_IN})")
+    declared = _declared_for_other_servers(site.receiver, analysis)
+    if declared is not None:
+        return Block(f"its client {declared}; {CONSEQUENCE} ({OPT_IN})")
+    return None
 
 
 @RULE.module
@@ -145,8 +159,8 @@ def clients_on_other_servers(analysis) -> List[Report]:
     if analysis.options.allow_other_servers:
         return []
     reports = []
-    for node in _client_configurations(analysis):
-        server = _server_of_origin(node, analysis) if isinstance(node, cst.Call) else _url_server(node.value, analysis)
+    for node in _client_configurations(analysis, every_client=_local_environment_server(analysis) is not None):
+        server = _configured_server(node, analysis)
         if server is not None:
             code = one_line(analysis.module.code_for_node(node))
             message = (
@@ -157,12 +171,11 @@ def clients_on_other_servers(analysis) -> List[Report]:
     return reports
 
 
-def _client_configurations(analysis) -> Iterable[cst.CSTNode]:
+def _client_configurations(analysis, every_client: bool) -> Iterable[cst.CSTNode]:
     """Where the module says which server a client talks to: the clients it builds (with a
-    ``base_url``, or any when it reads the environment variable), the copies it makes with
-    another ``base_url``, and the URLs it sets on a client once built (``client.base_url =
-    ...``, ``openai.base_url = ...``)."""
-    every_client = _local_environment_server(analysis) is not None
+    ``base_url``, or any with ``every_client``), the copies it makes with another ``base_url``,
+    and the URLs it sets on a client once built (``client.base_url = ...``, ``openai.base_url =
+    ...``)."""
     for node in analysis.nodes.nodes_of(cst.Call, cst.Assign):
         if isinstance(node, cst.Assign):
             if any(is_openai_client(owner, analysis) for owner in _base_url_owners(node)):
@@ -173,6 +186,41 @@ def _client_configurations(analysis) -> Iterable[cst.CSTNode]:
             yield node
         elif is_client_copy(node) and keyword_argument(node, "base_url") is not None and is_openai_client(node.func.value, analysis):
             yield node
+
+
+def _configured_server(node: cst.CSTNode, analysis) -> Optional[str]:
+    """The other server one of ``_client_configurations`` points its client at, in words."""
+    return _server_of_origin(node, analysis) if isinstance(node, cst.Call) else _url_server(node.value, analysis)
+
+
+def _declared_for_other_servers(client: cst.BaseExpression, analysis) -> Optional[str]:
+    """Why the client ``client`` holds may talk to another server though the module does not
+    say where it is built, in words: only an annotation declares it a client here (a parameter
+    ``client: OpenAI``), and the project builds clients for other servers, any of which code
+    out of sight may pass. None when it builds none."""
+    declared = declared_origins(client, analysis)
+    built = _other_server_built(analysis) if declared else None
+    if built is None:
+        return None
+    annotation = one_line(code_of(declared[0][1].annotation))
+    return f"is declared `{annotation}` here and built out of sight, where it may be one of the clients the project builds for other servers ({built})"
+
+
+def _other_server_built(analysis) -> Optional[str]:
+    """Where the project builds a client for another server, in words: here first, else in its
+    other modules (``ProjectFacts.built_clients``, whose literal URLs are judged here)."""
+    for node in _client_configurations(analysis, every_client=True):
+        server = _configured_server(node, analysis)
+        if server is not None:
+            return f"line {analysis.nodes.positions[node].start.line} of this module, for {server}"
+    elsewhere = [
+        built for built in analysis.project.built_clients()
+        if built.url is None or not is_openai_host(urlsplit(built.url).hostname or "", analysis.options.openai_hosts)
+    ]
+    if not elsewhere:
+        return None
+    more = f", and {len(elsewhere) - 1} more" if len(elsewhere) > 1 else ""
+    return f"`{elsewhere[0].place}`, for {elsewhere[0].server}{more}"
 
 
 def _server_of_client(client: cst.BaseExpression, analysis) -> Optional[str]:
