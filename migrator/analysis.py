@@ -20,7 +20,7 @@ from libcst.metadata import CodeRange, GlobalScope
 
 from migrator.clients import is_openai_client, is_openai_receiver, is_other_sdk_client
 from migrator.libcst_internals import NEWLINE, children
-from migrator.model import ImportedClient, ImportedResult, Options, ProjectFacts, ResultReaders
+from migrator.model import BuiltClient, ImportedClient, ImportedResult, Options, ProjectFacts, ResultReaders
 from migrator.screen import CALL_SITE, LEGACY_KINDS, LEGACY_METHOD_NAMES, holds_call_site, legacy_method
 from migrator.semantic.bindings import Bindings
 from migrator.semantic.dicts import BuiltDict, KeyWrite, UnseenDict, unpacked_dict, unpacking_calls
@@ -177,6 +177,8 @@ class ProjectQuestions:
         self.exported: Set[str] = set()  # top-level names whose importers were asked about
         self.imported: Set[str] = set()  # imported names whose definitions were asked about
         self.asks_chat_calls = False  # the Chat Completions calls of the modules it imports were asked about
+        self.words: Set[str] = set()  # words whose places in the modules it imports were asked about
+        self.asks_built_clients = False  # where the other modules build clients for other servers was asked
 
     def importers_of(self, name: str) -> Tuple[str, ...]:
         """Where other modules import the top-level name ``name`` of this module ("path:line")."""
@@ -217,6 +219,18 @@ class ProjectQuestions:
         migrate every one of those calls?"""
         self.asks_chat_calls = True
         return bool(self.facts.chat_calls) and not self.facts.chat_calls_kept
+
+    def where_imports_spell(self, word: str) -> Tuple[str, ...]:
+        """Where the project modules this one imports, directly or through others, spell
+        ``word`` (in code, strings or comments: "path:line"), the nearest modules first."""
+        self.words.add(word)
+        return self.facts.spelled_in_imports(word)
+
+    def built_clients(self) -> Tuple[BuiltClient, ...]:
+        """Where the other modules of the project build OpenAI clients that may talk to another
+        server than OpenAI's, in the order of their paths."""
+        self.asks_built_clients = True
+        return self.facts.built_clients
 
     def client(self, name: str) -> Optional[ImportedClient]:
         """What the module this one imports ``name`` from makes it, when that is an OpenAI client."""

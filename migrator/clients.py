@@ -162,6 +162,16 @@ def possible_origins(client: cst.BaseExpression, analysis: "ModuleAnalysis") -> 
     return [*(proved or []), *analysis.bindings.bound_values(client)]
 
 
+def declared_origins(client: cst.BaseExpression, analysis: "ModuleAnalysis") -> List[Tuple[cst.CSTNode, cst.Annotation]]:
+    """The origins of the client ``client`` holds that only an annotation makes a client (a
+    parameter ``client: OpenAI``, ``client: OpenAI = session["client"]``, a call of a function
+    declared to return one whose ``return``s the proof does not follow), each with that
+    annotation: such a client is built out of sight. For rules that ask how a client was built."""
+    proof = _ClientProof(analysis, OPENAI_CLIENT)
+    origins = proof.origins(client, none_allowed=True) or []
+    return [(origin, proof.declarations[id(origin)]) for origin in origins if id(origin) in proof.declarations]
+
+
 def imported_client(origin: cst.CSTNode, analysis: "ModuleAnalysis") -> Optional["ImportedClient"]:
     """What another module of the project says of the client made at ``origin``, when it is
     made there: an imported name (``from .llm import client``), ``llm.client``, or a call of an
@@ -194,6 +204,7 @@ class _ClientProof:
         self.kind = kind
         self.answers: Dict[Tuple[int, bool], Origins] = {}
         self.asking: Set[Tuple[int, bool]] = set()
+        self.declarations: Dict[int, cst.Annotation] = {}  # the origins an annotation alone proves, by id
 
     def origins(self, expr: cst.BaseExpression, none_allowed: bool) -> Origins:
         """The origins of ``expr`` when it is a client, or (``none_allowed``) a client or None."""
@@ -260,7 +271,14 @@ class _ClientProof:
         known = self.origins(value, none_allowed) if value is not None else None
         if known is not None or annotation is None or (value is not None and is_name(value, "None")):
             return known
-        return [value or target] if self._declares_client(annotation, none_allowed) else None
+        return self._declaration(value or target, annotation, none_allowed)
+
+    def _declaration(self, origin: cst.CSTNode, annotation: cst.Annotation, none_allowed: bool) -> Origins:
+        """``[origin]`` when ``annotation`` alone declares it a client, noted as such."""
+        if not self._declares_client(annotation, none_allowed):
+            return None
+        self.declarations[id(origin)] = annotation
+        return [origin]
 
     def _parameter(self, param: cst.Param, none_allowed: bool) -> Origins:
         parameters = self.analysis.nodes.parents.get(param)
@@ -270,8 +288,8 @@ class _ClientProof:
             return self._passed_by_every_call(param, none_allowed)
         if param.default is not None and is_name(param.default, "None"):
             # ``client: OpenAI = None`` holds None unless a caller passes a client.
-            return [param] if none_allowed and self._declares_client(param.annotation, True) else None
-        return [param] if self._declares_client(param.annotation, none_allowed) else None
+            return self._declaration(param, param.annotation, True) if none_allowed else None
+        return self._declaration(param, param.annotation, none_allowed)
 
     def _passed_by_every_call(self, param: cst.Param, none_allowed: bool) -> Origins:
         """An unannotated parameter of a function (or a class's ``__init__``) that only this
@@ -329,7 +347,7 @@ class _ClientProof:
         )
         if returned is not None or function.returns is None:
             return returned
-        return [call] if self._declares_client(function.returns, none_allowed) else None
+        return self._declaration(call, function.returns, none_allowed)
 
     def _attribute(self, expr: cst.Attribute, none_allowed: bool) -> Origins:
         """``self.client``, ``Bot.client``: what every binding of the attribute in the module

@@ -86,6 +86,8 @@ def _migrated(source: bytes, options: Options, facts: ProjectFacts) -> SourceRes
         exported_names=sorted(analysis.project.exported),
         imported_names=sorted(analysis.project.imported),
         asks_chat_calls=analysis.project.asks_chat_calls,
+        words_asked=sorted(analysis.project.words),
+        asks_built_clients=analysis.project.asks_built_clients,
         returned_results=plan.returned_results,
         unmapped_reads=plan.unmapped_reads,
     )
@@ -500,11 +502,14 @@ class _Pipeline:
         project says who imports them: that takes a round more."""
         for _ in range(PROJECT_ROUNDS):
             asked = result.result
-            if asked is None or not (asked.exported_names or asked.imported_names or asked.asks_chat_calls) or _is_notebook(path):
+            if asked is None or not (
+                asked.exported_names or asked.imported_names or asked.asks_chat_calls or asked.words_asked or asked.asks_built_clients
+            ) or _is_notebook(path):
                 break
             try:
                 facts = self.project.facts(
-                    path, source, asked.exported_names, asked.imported_names, asked.returned_results, results, asked.asks_chat_calls
+                    path, source, asked.exported_names, asked.imported_names, asked.returned_results, results, asked.asks_chat_calls,
+                    asked.words_asked, asked.asks_built_clients,
                 )
             except Exception as error:  # one file's project must not stop the run; what it would allow is unknown
                 return FileResult(path=path, error=_describe(error)), used

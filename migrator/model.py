@@ -108,6 +108,16 @@ class ImportedClient:
 
 
 @dataclass(frozen=True)
+class BuiltClient:
+    """A place where another module of the project builds an OpenAI client that may talk to
+    another server than OpenAI's."""
+
+    place: str  # "path:line"
+    server: str  # in words: "`http://localhost:11434/v1`", "the URL `settings.url` holds at run time"
+    url: Optional[str] = None  # its ``base_url``, when a literal gives it: whose host may yet be OpenAI's
+
+
+@dataclass(frozen=True)
 class ImportedResult:
     """A function a module imports whose module returns from it what a legacy call returns."""
 
@@ -194,6 +204,10 @@ class ProjectFacts:
     # (top-level function, where the modules importing it compare what it returns with None:
     # "path:line", ...), for the names asked about
     compared_with_none: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
+    # (word, where the project modules it imports, directly or through others, spell it:
+    # "path:line", ...), for the words asked about
+    spelled: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
+    built_clients: Tuple[BuiltClient, ...] = ()  # when asked: where the other modules build clients for other servers
 
     def importers_of(self, name: str) -> Tuple[str, ...]:
         return next((places for n, places in self.importers if n == name), ())
@@ -216,6 +230,9 @@ class ProjectFacts:
     def compared_with_none_by_importers(self, name: str) -> Tuple[str, ...]:
         return next((places for n, places in self.compared_with_none if n == name), ())
 
+    def spelled_in_imports(self, word: str) -> Tuple[str, ...]:
+        return next((places for w, places in self.spelled if w == word), ())
+
 
 @dataclass(frozen=True)
 class SourceResult:
@@ -231,6 +248,8 @@ class SourceResult:
     exported_names: list = field(default_factory=list)  # list[str]
     imported_names: list = field(default_factory=list)  # list[str]
     asks_chat_calls: bool = False  # whether the Chat Completions calls of the modules it imports count
+    words_asked: list = field(default_factory=list)  # list[str]: the words whose places in the modules it imports count
+    asks_built_clients: bool = False  # whether where the other modules build clients for other servers counts
     # The module's functions whose results other modules may read: [name, kind, keywords (None
     # when unknown), line of the call, code of the call, whether it migrates], one per call.
     returned_results: list = field(default_factory=list)

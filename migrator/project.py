@@ -51,12 +51,12 @@ import re
 import stat
 from collections import deque
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from migrator import passed_values
-from migrator.model import ImportedClient, ImportedResult, ProjectFacts, ResultReaders, SourceResult
+from migrator.model import BuiltClient, ImportedClient, ImportedResult, ProjectFacts, ResultReaders, SourceResult
 from migrator.screen import CALL_SITE, holds_call_site
 
 if TYPE_CHECKING:
@@ -264,14 +264,18 @@ class Project:
         returned: Sequence[list] = (),
         results: Optional[Tuple[ImportedResult, ...]] = None,
         chat_calls: bool = False,
+        words: Sequence[str] = (),
+        built_clients: bool = False,
     ) -> ProjectFacts:
         """What the rest of the project says about the module at ``path``: where other modules
         import each of the ``exported`` top-level names, which of the ``imported`` names are
         OpenAI clients (or functions returning one) in the module they come from, how other
         modules read what the functions of ``returned`` (``SourceResult.returned_results``)
         return, what the functions it imports return (``imported_results``, unless
-        ``results`` says it instead), and (with ``chat_calls``) where the modules it imports call
-        Chat Completions, and which of those calls this run leaves as they are."""
+        ``results`` says it instead), (with ``chat_calls``) where the modules it imports call
+        Chat Completions, and which of those calls this run leaves as they are, where the
+        modules it imports spell each of the ``words``, and (with ``built_clients``) where the
+        other modules build clients for other servers."""
         tree, module = self._locate(path)
         syntax = _parsed(source) if imported or exported else None
         calls = tree.chat_calls_imported(module) if chat_calls else []
@@ -290,6 +294,10 @@ class Project:
             compared_with_none=tuple(
                 (name, places) for name in exported if importers.get(name) and (places := tree.results_compared_with_none(module, name))
             ),
+            spelled=tuple((word, tuple(places)) for word in words if (places := tree.spelled_in_imports(module, word))),
+            built_clients=tuple(
+                BuiltClient(tree.where(built, line), server, url) for built, line, server, url in tree.clients_for_other_servers() if built != module.path
+            ) if built_clients else (),
         )
 
     def clients_facts(self, path: Path, source: bytes, imported: Sequence[str]) -> ProjectFacts:
@@ -509,11 +517,15 @@ class _Tree:
         self.given = given  # the run named this folder the project
         self._index = index  # what earlier runs read of the modules' imports
         self._modules: Optional[Dict[Path, _Module]] = None
+        self._unlisted: Dict[Path, _Module] = {}  # asked for before the listing, which keeps them
         self._folders: List[Path] = []  # the folders listed for them
         self._imports: Dict[Path, _Imports] = {}
         self._dynamic: Dict[Path, Optional[_DynamicImports]] = {}
         self._syntax: Dict[Path, Optional[ast.Module]] = {}
         self._chat_calls: Dict[Path, List[str]] = {}
+        self._spelled: Dict[Tuple[Path, str], List[str]] = {}
+        self._built_clients: Optional[List[Tuple[Path, int, str, Optional[str]]]] = None
+        self._environment: Dict[Path, bool] = {}  # by module: may ``OPENAI_BASE_URL`` be set there?
         self._held: Dict[Tuple[Path, str], bool] = {}
         self._origins: Dict[Tuple[Path, str], Tuple[_Module, str]] = {}
         self._re_exports: Dict[Path, Dict[str, List[ast.ImportFrom]]] = {}
@@ -526,7 +538,8 @@ class _Tree:
             # A folder that is no project (a home folder holding a script): what Python would
             # import with it on its path, its modules and packages, not everything below it.
             whole = self.given or any((self.root / marker).exists() for marker in PROJECT_MARKERS)
-            self._modules = {path: _module_of(path) for path in _python_files(self.root, self._folders, packages_only=not whole)}
+            listed = _python_files(self.root, self._folders, packages_only=not whole)
+            self._modules = {path: self._unlisted.get(path) or _module_of(path) for path in listed}
         return self._modules
 
     def read(self) -> Set[Path]:
@@ -538,7 +551,9 @@ class _Tree:
         return read
 
     def module(self, path: Path) -> _Module:
-        return self.modules.get(path) or _module_of(path)
+        if self._modules is None:  # a question may need no other module: listing them waits
+            return self._unlisted.setdefault(path, _module_of(path))
+        return self._modules.get(path) or _module_of(path)
 
     @cached_property
     def named(self) -> Dict[str, List[_Module]]:
@@ -922,21 +937,30 @@ class _Tree:
         those above) count as importing too: their fixtures bring in code the test calls. The
         text is searched as the screen searches it (``CALL_SITE``): cheap, and a call in a
         string or a comment counts too."""
-        found: List[Tuple[Path, List[str]]] = []
+        reached = self._modules_reached(importer, self._conftests_above(importer.path))
+        return [(module.path, calls) for module in reached if (calls := self._chat_calls_in(module.path))]
+
+    def spelled_in_imports(self, importer: _Module, word: str) -> List[str]:
+        """Where the project modules ``importer`` imports, directly or through others, spell
+        ``word`` ("path:line"), the modules it imports itself first: in code, strings and
+        comments alike (settings written for the environment, say)."""
+        if not self.may_import_its_modules(importer.path):
+            return []  # spares listing the project
+        return [place for module in self._modules_reached(importer) for place in self._spelled_in(module.path, word)]
+
+    def _modules_reached(self, importer: _Module, also: Iterable[_Module] = ()) -> Iterator[_Module]:
+        """The project modules ``importer`` imports, directly or through others (and those of
+        ``also``, taken for its own imports), breadth first: the nearest first."""
         seen: Set[Path] = {importer.path}
-        pending = deque([importer])  # breadth first: the nearest modules' calls first
+        pending = deque([importer])
         while pending:
             current = pending.popleft()
-            conftests = self._conftests_above(importer.path) if current is importer else ()
-            for imported in (*self._modules_imported(current), *conftests):
+            for imported in (*self._modules_imported(current), *(also if current is importer else ())):
                 if imported.path in seen:
                     continue
                 seen.add(imported.path)
-                calls = self._chat_calls_in(imported.path)
-                if calls:
-                    found.append((imported.path, calls))
+                yield imported
                 pending.append(imported)
-        return found
 
     def _conftests_above(self, path: Path) -> Iterator[_Module]:
         for folder in path.parents:
@@ -952,6 +976,15 @@ class _Tree:
             text = self.text(path)
             self._chat_calls[path] = [self.where(path, 1 + text.count("\n", 0, call.start())) for call in CALL_SITE.finditer(text)]
         return self._chat_calls[path]
+
+    def _spelled_in(self, path: Path, word: str) -> List[str]:
+        """Where the module at ``path`` spells ``word`` as a word of its own: read once for all
+        the modules that reach it."""
+        if (path, word) not in self._spelled:
+            text = self.text(path)
+            found = re.finditer(rf"\b{re.escape(word)}\b", text) if word in text else ()
+            self._spelled[(path, word)] = [self.where(path, 1 + text.count("\n", 0, match.start())) for match in found]
+        return self._spelled[(path, word)]
 
     def _modules_imported(self, importer: _Module) -> Iterator[_Module]:
         """The project modules the import statements of ``importer`` name: ``from app import
@@ -995,32 +1028,61 @@ class _Tree:
             return None
         defining = self._resolve(importer, self._absolute(importer, source, level))
         syntax = self.syntax(defining.path) if defining is not None else None
-        if syntax is None:
+        if defining is None or syntax is None:
             return None
         bindings = [node for node in _top_level_bindings(syntax) if name in _bound_names(node)]
         if len(bindings) != 1 or _rebound_globally(syntax, name):
             return None
         node = bindings[0]
-        classes = _client_class_names(syntax)
-        text = self.text(defining.path)
         if isinstance(node, ast.ImportFrom):
             original = next(alias.name for alias in node.names if (alias.asname or alias.name) == name)
             return self._client_definition(defining, node.module, node.level, original, depth + 1)
+        classes = _client_class_names(syntax)
+        text = self.text(defining.path)
+        environment = self._spells_base_url_variable(defining)
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call):
-            built = _server_of_construction(node.value, classes, text)
+            built = _server_of_construction(node.value, classes, environment)
             return ("client", *built, _azure_version([node.value], syntax)) if built is not None else None
         if isinstance(node, ast.ClassDef):
-            made = _subclassed_client(node, classes, text)
+            made = _subclassed_client(node, classes, text, environment)
             # Any other class of the project is not another SDK's: it may wrap or subclass the client.
             return ("class", *made, None) if made is not None else ("other class", None, None, None)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            returned = _returned_client(node, classes, text)
+            returned = _returned_client(node, classes, environment)
             if returned is None:
                 return None
             kind = "factory" if isinstance(node, ast.FunctionDef) else "async factory"
             calls = [r.value for r in ast.walk(node) if isinstance(r, ast.Return) and isinstance(r.value, ast.Call)]
             return (kind, *returned, _azure_version(calls, syntax))
         return None
+
+    def clients_for_other_servers(self) -> List[Tuple[Path, int, str, Optional[str]]]:
+        """(path, line, server in words, ``base_url`` when a literal gives it) for each place a
+        module of the project builds an OpenAI client that may talk to another server than
+        OpenAI's: given a ``base_url`` (a literal's host is for the asker to judge), arguments
+        that may hold one, none where ``OPENAI_BASE_URL`` may be set, a subclass giving its own,
+        or one set on it once built (``client.base_url = ...``, on what the module binds to a
+        client). Read once; only the modules importing openai are parsed."""
+        if self._built_clients is None:
+            self._built_clients = []
+            for path, module in sorted(self.modules.items()):
+                names = self.imports(path).top_names
+                if (names is None and "openai" not in self.text(path)) or (names is not None and "openai" not in names):
+                    continue
+                syntax = self.syntax(path)
+                if syntax is not None:
+                    found = _clients_for_other_servers(syntax, self.text(path), partial(self._spells_base_url_variable, module))
+                    self._built_clients.extend((path, *each) for each in found)
+        return self._built_clients
+
+    def _spells_base_url_variable(self, module: _Module) -> bool:
+        """Does ``module``, or a project module it imports (directly or through others), spell
+        ``OPENAI_BASE_URL``? Then it may set it, and the clients built there without a
+        ``base_url`` take theirs from it. Read once for each module."""
+        if module.path not in self._environment:
+            spelled = BASE_URL_VARIABLE in self.text(module.path) or bool(self.spelled_in_imports(module, BASE_URL_VARIABLE))
+            self._environment[module.path] = spelled
+        return self._environment[module.path]
 
 
 # An import statement as written, with what continues it: a parenthesised list, or lines
@@ -1416,9 +1478,10 @@ def _client_class_names(syntax: ast.Module) -> Dict[str, str]:
     return names
 
 
-def _server_of_construction(call: ast.Call, classes: Dict[str, str], text: str) -> Optional[Tuple[str, Optional[str]]]:
+def _server_of_construction(call: ast.Call, classes: Dict[str, str], environment: bool) -> Optional[Tuple[str, Optional[str]]]:
     """(class, the other server it talks to in words, or None for OpenAI's) when ``call``
-    makes a client; None when it does not."""
+    makes a client (in a module where ``OPENAI_BASE_URL`` may be set, with ``environment``);
+    None when it does not."""
     spelled = ast.unparse(call.func)
     if spelled not in classes:
         return None
@@ -1431,12 +1494,48 @@ def _server_of_construction(call: ast.Call, classes: Dict[str, str], text: str) 
         return cls, f"`{url}`" if url is not None else f"the URL `{ast.unparse(base_url)}` holds at run time"
     if call.args or any(k.arg is None for k in call.keywords):
         return cls, "a URL the arguments it is built with may hold"
-    if BASE_URL_VARIABLE in text:
+    if environment:
         return cls, f"the URL the `{BASE_URL_VARIABLE}` environment variable holds"
     return cls, None
 
 
-def _subclassed_client(node: ast.ClassDef, classes: Dict[str, str], text: str) -> Optional[Tuple[str, Optional[str]]]:
+def _clients_for_other_servers(syntax: ast.Module, text: str, environment: Callable[[], bool]) -> List[Tuple[int, str, Optional[str]]]:
+    """(line, server in words, ``base_url`` when a literal gives it) for each place the module
+    builds an OpenAI client that may talk to another server than OpenAI's (see
+    ``_Tree.clients_for_other_servers``); ``environment`` says whether ``OPENAI_BASE_URL`` may be
+    set there, asked only of a module that builds a client without a ``base_url``."""
+    classes = _client_class_names(syntax)
+    if not classes:
+        return []
+    found: List[Tuple[int, str, Optional[str]]] = []
+    holders: Set[str] = set()  # what the module binds a client to: `client`, `self.client`
+    for node in ast.walk(syntax):
+        if isinstance(node, ast.Call) and ast.unparse(node.func) in classes:
+            base_url = next((k.value for k in node.keywords if k.arg == "base_url"), None)
+            unread = node.args or any(k.arg is None for k in node.keywords)
+            built = _server_of_construction(node, classes, base_url is None and not unread and environment())
+            if built is not None and built[1] is not None:
+                found.append((node.lineno, built[1], _string_constant(base_url)))
+        elif isinstance(node, ast.ClassDef) and any(ast.unparse(base) in classes for base in node.bases):
+            made = _subclassed_client(node, classes, text, environment())
+            if made is not None and made[1] is not None:
+                found.append((node.lineno, made[1], None))
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Call) and ast.unparse(node.value.func) in classes:
+            holders.update(ast.unparse(target) for target in (node.targets if isinstance(node, ast.Assign) else [node.target]))
+    for node in ast.walk(syntax):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Attribute) and target.attr == "base_url" and ast.unparse(target.value) in holders for target in node.targets
+        ):
+            url = _string_constant(node.value)
+            found.append((node.lineno, f"`{url}`" if url is not None else f"the URL `{ast.unparse(node.value)}` holds at run time", url))
+    return sorted(found)
+
+
+def _string_constant(value: Optional[ast.expr]) -> Optional[str]:
+    return value.value if isinstance(value, ast.Constant) and isinstance(value.value, str) else None
+
+
+def _subclassed_client(node: ast.ClassDef, classes: Dict[str, str], text: str, environment: bool) -> Optional[Tuple[str, Optional[str]]]:
     """(class, the other server it talks to in words, or None for OpenAI's) when ``node`` defines
     a subclass of one client class that defines nothing but how it is built (``__init__``):
     building it builds such a client."""
@@ -1451,7 +1550,7 @@ def _subclassed_client(node: ast.ClassDef, classes: Dict[str, str], text: str) -
     own = ast.get_source_segment(text, node) or ""
     if "base_url" in own:
         return cls, f"the URL `{node.name}` gives its client"
-    if BASE_URL_VARIABLE in text:
+    if environment:
         return cls, f"the URL the `{BASE_URL_VARIABLE}` environment variable holds"
     return cls, None
 
@@ -1487,7 +1586,7 @@ def _azure_version(calls: List[ast.Call], syntax: ast.Module) -> Optional[str]:
     return versions.pop() if len(versions) == 1 else None
 
 
-def _returned_client(function: ast.AST, classes: Dict[str, str], text: str) -> Optional[Tuple[str, Optional[str]]]:
+def _returned_client(function: ast.AST, classes: Dict[str, str], environment: bool) -> Optional[Tuple[str, Optional[str]]]:
     """What a factory's ``return``s build, when every one that returns something builds a client
     (a bare ``return``, or falling off the end, gives None, on which a call fails alike on either
     API): its class (an Azure one when any is), and the other server in words. A factory cached
@@ -1498,7 +1597,7 @@ def _returned_client(function: ast.AST, classes: Dict[str, str], text: str) -> O
         return None
     if not all(_is_cache(decorator) for decorator in getattr(function, "decorator_list", ())):
         return None
-    built = [_server_of_construction(r.value, classes, text) if isinstance(r.value, ast.Call) else None for r in returns]
+    built = [_server_of_construction(r.value, classes, environment) if isinstance(r.value, ast.Call) else None for r in returns]
     if not returns or None in built:
         return None
     servers = {server for _, server in built}

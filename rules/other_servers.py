@@ -3,10 +3,19 @@
 Reports OpenAI clients pointed at servers other than OpenAI's or Azure's, and keeps `apply` from
 migrating the calls made on them: a client built with a `base_url` whose host is not one of
 the hosts considered OpenAI's (`OpenAI(base_url="http://localhost:11434/v1")`, a
-`with_options(base_url=...)` copy, `openai.base_url = ...` for the module's client), or whose
+`with_options(base_url=...)` copy, `client.base_url = ...` once it is built, also in the
+factory that returns it, `openai.base_url = ...` for the module's client, also read through
+another name such as `llm = openai`), or whose
 `base_url` is only known at run time (in `**` arguments the tool cannot read too: a dict
 literal unpacked there is read for its `base_url`), or built without one in a module that reads
-or sets the `OPENAI_BASE_URL` environment variable (the SDK then takes the URL from it).
+or sets the `OPENAI_BASE_URL` environment variable (the SDK then takes the URL from it): a
+string or a keyword names it (`os.environ["OPENAI_BASE_URL"] = ...`,
+`os.environ.update(OPENAI_BASE_URL=...)`), or a project module it imports, directly or through
+others, spells it (a settings module run first, say). A client only declared by an annotation
+where it is used (a parameter `client: OpenAI`, `self.client` set from one, `client:
+AsyncOpenAI = session["client"]`, a function declared to return one) is built out of sight:
+its calls are reported when the project builds any client for another server, in this module
+or another (the finding says where), since code out of sight may pass that one.
 
 ## Why
 A migrated call goes to `/v1/responses`. Many OpenAI-compatible servers (vLLM, Ollama,
@@ -36,8 +45,15 @@ plus those configured. A `base_url` joined from literals and constants
 (`RESOURCE + "/openai/v1/"`) is read whole; one built from the `AZURE_OPENAI_ENDPOINT`
 variable, where `AzureOpenAI` itself reads its endpoint, is taken for Azure's. `AzureOpenAI`
 clients are never reported (whether their `api_version`
-serves the Responses API is `azure_api_version`'s question). Ignoring the rule hides its
-findings but does not let `apply` migrate those calls: only `--allow-other-servers` does.
+serves the Responses API is `azure_api_version`'s question). Only the modules a module imports
+count for the environment variable: one importing it that sets the variable (a test pointing
+the code at a fake server) does not keep its calls. Every module of the project counts for a
+declared client, tests included; in the other modules, the clients are read from their
+arguments alone (a `base_url` literal, arguments unread, `OPENAI_BASE_URL`, a subclass giving
+its own, `x.base_url = ...` on a name the module binds to a client), and a project that builds
+clients only for the hosts considered OpenAI's keeps migrating calls on declared clients.
+Ignoring the rule hides its findings but does not let `apply` migrate those calls: only
+`--allow-other-servers` does.
 """
 
 import fnmatch
@@ -46,7 +62,9 @@ from urllib.parse import urlsplit
 
 import libcst as cst
 
-from migrator.clients import AZURE_CLIENT_CLASSES, CLIENT_CLASSES, client_subclass, imported_client, is_client_copy, is_openai_client, possible_origins
+from migrator.clients import (
+    AZURE_CLIENT_CLASSES, CLIENT_CLASSES, client_subclass, declared_origins, imported_client, is_client_copy, is_openai_client, possible_origins,
+)
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Report, Rule
 from migrator.shapes import code_of, dict_entries, keyword_argument, literal_string, one_line, string_text
@@ -62,7 +80,8 @@ ENVIRONMENT_VARIABLE = "OPENAI_BASE_URL"
 AZURE_ENDPOINT_VARIABLE = "AZURE_OPENAI_ENDPOINT"  # where `AzureOpenAI` reads its endpoint when given none
 # Azure clients talk to Azure (which API versions serve Responses there: `azure_api_version`).
 OPENAI_CLIENTS = CLIENT_CLASSES - AZURE_CLIENT_CLASSES
-MODULE_BASE_URL = "openai.base_url"  # where the `openai` module's own client takes its URL
+MODULE = "openai"  # a module with a client of its own
+MODULE_BASE_URL = f"{MODULE}.base_url"  # where that client takes its URL
 # Arguments that choose an endpoint the SDK knows: a regional OpenAI one, or a provider's.
 ENDPOINT_CHOICES = ("data_residency", "provider")
 CONSEQUENCE = (
@@ -80,8 +99,8 @@ RULE = Rule(
     safety=FixSafety.MANUAL,
     needs=("base_url", ENVIRONMENT_VARIABLE),
     needs_imports=("openai",),
-    # What the module hook reports: `base_url=` given, `openai.base_url = ...`, or the variable named.
-    needs_keywords=("base_url",),
+    # What the module hook reports: `base_url=` given, `client.base_url = ...`, or the variable named.
+    needs_keywords=("base_url", ENVIRONMENT_VARIABLE),
     needs_string_values=(ENVIRONMENT_VARIABLE,),
     examples=[
         Example(
@@ -127,9 +146,12 @@ def calls_on_other_servers(site) -> Optional[Block]:
     if analysis.options.allow_other_servers:
         return None
     server = _server_of_client(site.receiver, analysis)
-    if server is None:
-        return None
-    return Block(f"its client sends requests to {server}, and {CONSEQUENCE} ({OPT_IN})")
+    if server is not None:
+        return Block(f"its client sends requests to {server}, and {CONSEQUENCE} ({OPT_IN})")
+    declared = _declared_for_other_servers(site.receiver, analysis)
+    if declared is not None:
+        return Block(f"its client {declared}; {CONSEQUENCE} ({OPT_IN})")
+    return None
 
 
 @RULE.module
@@ -137,8 +159,8 @@ def clients_on_other_servers(analysis) -> List[Report]:
     if analysis.options.allow_other_servers:
         return []
     reports = []
-    for node in _client_configurations(analysis):
-        server = _server_of_origin(node, analysis) if isinstance(node, cst.Call) else _url_server(node.value, analysis)
+    for node in _client_configurations(analysis, every_client=_local_environment_server(analysis) is not None):
+        server = _configured_server(node, analysis)
         if server is not None:
             code = one_line(analysis.module.code_for_node(node))
             message = (
@@ -149,17 +171,14 @@ def clients_on_other_servers(analysis) -> List[Report]:
     return reports
 
 
-def _client_configurations(analysis) -> Iterable[cst.CSTNode]:
+def _client_configurations(analysis, every_client: bool) -> Iterable[cst.CSTNode]:
     """Where the module says which server a client talks to: the clients it builds (with a
-    ``base_url``, or any when it reads the environment variable), the copies it makes with
-    another ``base_url``, and ``openai.base_url = ...``."""
-    every_client = _environment_server(analysis) is not None
+    ``base_url``, or any with ``every_client``), the copies it makes with another ``base_url``,
+    and the URLs it sets on a client once built (``client.base_url = ...``, ``openai.base_url =
+    ...``)."""
     for node in analysis.nodes.nodes_of(cst.Call, cst.Assign):
         if isinstance(node, cst.Assign):
-            if any(_is_base_url(target.target) for target in node.targets) and any(
-                analysis.may_name(target.target, MODULE_BASE_URL) and MODULE_BASE_URL in analysis.imports.imported_as(target.target)
-                for target in node.targets
-            ):
+            if any(is_openai_client(owner, analysis) for owner in _base_url_owners(node)):
                 yield node
         elif not (every_client or keyword_argument(node, "base_url") is not None):
             continue  # no name lookups for the calls that cannot configure a server
@@ -169,19 +188,78 @@ def _client_configurations(analysis) -> Iterable[cst.CSTNode]:
             yield node
 
 
+def _configured_server(node: cst.CSTNode, analysis) -> Optional[str]:
+    """The other server one of ``_client_configurations`` points its client at, in words."""
+    return _server_of_origin(node, analysis) if isinstance(node, cst.Call) else _url_server(node.value, analysis)
+
+
+def _declared_for_other_servers(client: cst.BaseExpression, analysis) -> Optional[str]:
+    """Why the client ``client`` holds may talk to another server though the module does not
+    say where it is built, in words: only an annotation declares it a client here (a parameter
+    ``client: OpenAI``), and the project builds clients for other servers, any of which code
+    out of sight may pass. None when it builds none."""
+    declared = declared_origins(client, analysis)
+    built = _other_server_built(analysis) if declared else None
+    if built is None:
+        return None
+    annotation = one_line(code_of(declared[0][1].annotation))
+    return f"is declared `{annotation}` here and built out of sight, where it may be one of the clients the project builds for other servers ({built})"
+
+
+def _other_server_built(analysis) -> Optional[str]:
+    """Where the project builds a client for another server, in words: here first, else in its
+    other modules (``ProjectFacts.built_clients``, whose literal URLs are judged here)."""
+    for node in _client_configurations(analysis, every_client=True):
+        server = _configured_server(node, analysis)
+        if server is not None:
+            return f"line {analysis.nodes.positions[node].start.line} of this module, for {server}"
+    elsewhere = [
+        built for built in analysis.project.built_clients()
+        if built.url is None or not is_openai_host(urlsplit(built.url).hostname or "", analysis.options.openai_hosts)
+    ]
+    if not elsewhere:
+        return None
+    more = f", and {len(elsewhere) - 1} more" if len(elsewhere) > 1 else ""
+    return f"`{elsewhere[0].place}`, for {elsewhere[0].server}{more}"
+
+
 def _server_of_client(client: cst.BaseExpression, analysis) -> Optional[str]:
     """The other server a client expression talks to, in words; None for OpenAI's, or when the
     module does not say (a client passed in)."""
-    if "openai" in analysis.imports.imported_as(client):
-        return _module_client_server(analysis)
-    for origin in possible_origins(client, analysis):
+    origins = possible_origins(client, analysis)
+    server = _server_set_later(origins, analysis)
+    if server is not None:
+        return server
+    for origin in origins:
         server = _server_of_origin(origin, analysis)
         if server is not None:
             return server
     return None
 
 
+def _server_set_later(origins: List[cst.CSTNode], analysis) -> Optional[str]:
+    """The other server the module points a client made at one of ``origins`` at once it is
+    built (the SDK's ``base_url`` setter: ``client.base_url = ...``, also in the factory that
+    builds it, or ``openai.base_url = ...`` for the module's own client, whose names all hold
+    what one import binds), in words."""
+    made_at = {id(origin) for origin in origins}
+    for node in analysis.nodes.nodes_of(cst.Assign):
+        for owner in _base_url_owners(node):
+            if made_at & {id(origin) for origin in possible_origins(owner, analysis)}:
+                server = _url_server(node.value, analysis)
+                if server is not None:
+                    return server
+    return None
+
+
+def _base_url_owners(node: cst.Assign) -> List[cst.BaseExpression]:
+    """What ``node`` sets the ``base_url`` of: ``client`` for ``client.base_url = ...``."""
+    return [target.target.value for target in node.targets if _is_base_url(target.target)]
+
+
 def _server_of_origin(origin: cst.CSTNode, analysis) -> Optional[str]:
+    if isinstance(origin, cst.Name) and MODULE in analysis.imports.imported_as(origin):  # also as `llm = openai`
+        return _environment_server(analysis)
     if not isinstance(origin, cst.Call):
         return _imported_server(origin, analysis)
     base_url = keyword_argument(origin, "base_url")
@@ -240,14 +318,6 @@ def _imported_server(origin: cst.CSTNode, analysis) -> Optional[str]:
     return imported.server
 
 
-def _module_client_server(analysis) -> Optional[str]:
-    """Where the ``openai`` module's own client sends requests."""
-    for node in _client_configurations(analysis):
-        if isinstance(node, cst.Assign):
-            return _url_server(node.value, analysis)
-    return _environment_server(analysis)
-
-
 def _url_server(value: cst.BaseExpression, analysis) -> Optional[str]:
     """``value`` (a ``base_url``) in words when it is not OpenAI's."""
     url = _text(value, analysis)
@@ -291,7 +361,26 @@ def _extends_azure_endpoint(value: cst.BaseExpression, analysis) -> bool:
 
 
 def _environment_server(analysis) -> Optional[str]:
-    if any(string_text(node) == ENVIRONMENT_VARIABLE for node in analysis.nodes.code_strings):
+    """Where a client built here without a ``base_url`` sends requests, when the environment
+    variable may hold its URL: this module, or a project module it imports (a settings module
+    run first, say), reads or sets it."""
+    local = _local_environment_server(analysis)
+    if local is not None:
+        return local
+    places = analysis.project.where_imports_spell(ENVIRONMENT_VARIABLE)
+    if places:
+        return f"the URL the `{ENVIRONMENT_VARIABLE}` environment variable holds (`{places[0]}`, which this module imports, reads or sets it)"
+    return None
+
+
+def _local_environment_server(analysis) -> Optional[str]:
+    """The same, as this module alone says: a string names the variable
+    (``os.environ["OPENAI_BASE_URL"] = ...``), or a keyword (``os.environ.update(OPENAI_BASE_URL=...)``)."""
+    if ENVIRONMENT_VARIABLE.encode() not in analysis.source:
+        return None
+    if any(string_text(node) == ENVIRONMENT_VARIABLE for node in analysis.nodes.code_strings) or any(
+        arg.keyword is not None and arg.keyword.value == ENVIRONMENT_VARIABLE for arg in analysis.nodes.nodes_of(cst.Arg)
+    ):
         return f"the URL the `{ENVIRONMENT_VARIABLE}` environment variable holds (this module reads or sets it)"
     return None
 

@@ -13,7 +13,7 @@ import pytest
 
 from migrator import engine
 from migrator.cache import Cache
-from migrator.model import FileResult, ImportedClient, Options, PassedDict, PassedList, ProjectFacts
+from migrator.model import BuiltClient, FileResult, ImportedClient, Options, PassedDict, PassedList, ProjectFacts
 from migrator.passed_values import CONTAINER, DEFAULT, EXPRESSION, UNSEEN
 from migrator.project import Project, project_root
 from tests.fixture_cases import ProjectCase, finding_line, project_cases
@@ -109,6 +109,11 @@ def test_the_project_cases_cover_what_crosses_modules():
         "history_parameter_other_modules_give_content_parts_is_reported",
         "content_returned_to_a_module_comparing_it_with_none_is_reported",
         "content_returned_to_a_module_testing_it_for_truth_is_migrated",
+        "base_url_variable_set_by_an_imported_module_is_reported",
+        "clients_of_modules_importing_no_base_url_variable_are_migrated",
+        "clients_declared_where_another_module_builds_one_for_another_server_are_reported",
+        "clients_declared_where_another_module_builds_one_for_another_server_are_migrated_when_allowed",
+        "clients_declared_where_the_project_builds_only_openais_are_migrated",
     } <= names
 
 
@@ -152,9 +157,9 @@ def test_a_helper_whose_result_another_module_reads_still_runs_after_migration(t
 LLM = "from openai import OpenAI\n\nclient = OpenAI()\n\n\ndef complete(q):\n    return client.chat.completions.create(model='m', messages=[{'role': 'user', 'content': q}])\n"
 
 
-def _facts(root: Path, path: str, exported=(), imported=(), chat_calls=False) -> ProjectFacts:
+def _facts(root: Path, path: str, exported=(), imported=(), chat_calls=False, built_clients=False) -> ProjectFacts:
     file = root / path
-    return Project(root=root).facts(file, file.read_bytes(), list(exported), list(imported), chat_calls=chat_calls)
+    return Project(root=root).facts(file, file.read_bytes(), list(exported), list(imported), chat_calls=chat_calls, built_clients=built_clients)
 
 
 @pytest.mark.parametrize(
@@ -240,6 +245,50 @@ def test_a_client_factory_imported_relatively_through_namespace_packages(tmp_pat
         "main/client/ai/use.py": "from ..client import get_client\n",
     })
     assert _facts(tmp_path, "main/client/ai/use.py", imported=["get_client"]).client("get_client") == ImportedClient("get_client", "factory")
+
+
+def test_the_clients_other_modules_build_for_other_servers(tmp_path):
+    """What a client declared by an annotation may be: any client the project builds for
+    another server, but the asker's own (its rule reads those itself)."""
+    _write(tmp_path, {
+        ".git/HEAD": "",
+        "asker.py": "from openai import OpenAI\nown = OpenAI(base_url='http://localhost:8000/v1')\n",
+        "config.py": "import os\nos.environ['OPENAI_BASE_URL'] = 'http://localhost:11434/v1'\n",
+        "local.py": "import config\nfrom openai import OpenAI\nclient = OpenAI()\n",
+        "hosts.py": (
+            "from openai import AzureOpenAI, OpenAI\nregional = OpenAI(base_url='https://eu.api.openai.com/v1')\n"
+            "hosted = OpenAI()\nazure = AzureOpenAI(api_version='2025-03-01-preview')\n"
+        ),
+        "settings.py": "import openai\n\ndef build(**settings):\n    return openai.OpenAI(**settings)\n",
+        "later.py": (
+            "from openai import OpenAI\n\nclass Bot:\n    def __init__(self, url):\n        self.client = OpenAI()\n"
+            "        self.client.base_url = url\n        self.base_url = url\n"
+        ),
+        "sub.py": "import os\nfrom openai import OpenAI\n\nclass Local(OpenAI):\n    def __init__(self):\n        super().__init__(base_url=os.environ['URL'])\n",
+        "api.py": "import openai\n\nclass Api:\n    def __init__(self, url):\n        self.base_url = url\n",
+    })
+    assert _facts(tmp_path, "asker.py", built_clients=True).built_clients == (
+        BuiltClient("hosts.py:2", "`https://eu.api.openai.com/v1`", "https://eu.api.openai.com/v1"),
+        BuiltClient("later.py:6", "the URL `url` holds at run time"),
+        BuiltClient("local.py:3", "the URL the `OPENAI_BASE_URL` environment variable holds"),
+        BuiltClient("settings.py:4", "a URL the arguments it is built with may hold"),
+        BuiltClient("sub.py:4", "the URL `Local` gives its client"),
+    )
+    assert _facts(tmp_path, "asker.py").built_clients == ()
+
+
+def test_a_declared_client_migrates_where_the_project_builds_clients_only_for_hosts_declared_openais(tmp_path):
+    _write(tmp_path, {
+        "main.py": "from openai import OpenAI\nfrom ask import ask\n\nprint(ask(OpenAI(base_url='https://llm.corp.example/v1'), 'Hi'))\n",
+        "ask.py": (
+            "from openai import OpenAI\n\ndef ask(client: OpenAI, q: str) -> str:\n"
+            "    r = client.chat.completions.create(model='m', messages=[{'role': 'user', 'content': q}])\n"
+            "    return r.choices[0].message.content or ''\n"
+        ),
+    })
+    assert "other_servers" in {f.rule for r in _run(tmp_path, ["ask.py"]) for f in r.findings}
+    declared = Options(openai_hosts=("*.corp.example",))
+    assert [f.rule for r in _run(tmp_path, ["ask.py"], declared) for f in r.findings] == ["chat_completions_create"]
 
 
 CALLS = "from openai import OpenAI\nclient = OpenAI()\nclient.chat.completions.create(model='m', messages=[])\n"
