@@ -531,6 +531,8 @@ class _Tree:
         self._re_exports: Dict[Path, Dict[str, List[ast.ImportFrom]]] = {}
         self._re_exported: Dict[Path, List[Tuple[str, _Module, str]]] = {}
         self._bindings: Dict[Path, Dict[str, List[ast.stmt]]] = {}
+        self._importing: Dict[Tuple[Path, str], List[Tuple[_Module, int]]] = {}
+        self._by_folders: Dict[Tuple[Path, str], Optional[_Module]] = {}
 
     @property
     def modules(self) -> Dict[Path, _Module]:
@@ -676,7 +678,14 @@ class _Tree:
 
     def importing(self, target: _Module, name: str) -> List[Tuple[_Module, int]]:
         """(module, line) for each import of ``name`` from ``target``, or from a module that
-        imports it in turn, by another module of the project."""
+        imports it in turn, by another module of the project: asked once per run (each
+        question reads every module's imports)."""
+        key = (target.path, name)
+        if key not in self._importing:
+            self._importing[key] = self._importing_now(target, name)
+        return self._importing[key]
+
+    def _importing_now(self, target: _Module, name: str) -> List[Tuple[_Module, int]]:
         found: List[Tuple[_Module, int]] = []
         seen: Set[Tuple[Path, str]] = {(target.path, name)}
         pending = [(target, name, 0)]
@@ -918,10 +927,16 @@ class _Tree:
         """The module a dotted absolute import names through folders without ``__init__.py``
         (namespace packages), whose modules are named from their own folder: looked for by path
         from where Python may run the project, the importer's top folder or the project's root."""
+        key = (importer.base, dotted)
+        if key not in self._by_folders:
+            self._by_folders[key] = self._found_through_folders(importer.base, dotted)
+        return self._by_folders[key]
+
+    def _found_through_folders(self, top: Path, dotted: str) -> Optional[_Module]:
         parts = dotted.split(".")
         if len(parts) < 2:
             return None
-        for base in dict.fromkeys((importer.base, self.root)):
+        for base in dict.fromkeys((top, self.root)):
             target = base.joinpath(*parts)
             for path in (target.with_suffix(".py"), target / "__init__.py"):
                 if path in self.modules:
@@ -1069,6 +1084,8 @@ class _Tree:
                 names = self.imports(path).top_names
                 if (names is None and "openai" not in self.text(path)) or (names is not None and "openai" not in names):
                     continue
+                if not any(word in self.text(path) for word in CLIENT_BUILDING_WORDS):
+                    continue  # most modules importing openai build no client: they go unparsed
                 syntax = self.syntax(path)
                 if syntax is not None:
                     found = _clients_for_other_servers(syntax, self.text(path), partial(self._spells_base_url_variable, module))
@@ -1085,6 +1102,10 @@ class _Tree:
         return self._environment[module.path]
 
 
+# What the text of a module building a client for another server holds: a client class called
+# (``OpenAI(``, ``AsyncAzureOpenAI(``), subclassed or imported under another name, or a
+# ``base_url`` given or set.
+CLIENT_BUILDING_WORDS = ("OpenAI(", "OpenAI)", "OpenAI as", "base_url")
 # An import statement as written, with what continues it: a parenthesised list, or lines
 # ended by a backslash. One in a docstring counts too: an importer too many is the cautious way.
 IMPORT_STATEMENT = re.compile(

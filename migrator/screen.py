@@ -106,11 +106,18 @@ def needs_libcst(source: bytes, needs: Needs) -> bool:
     roots: Set[Optional[str]] = set()  # the names calls, and parameters' annotations, start from
     strings: List[str] = []  # string literals in code, in lower case
     statements = set()  # the ids of strings that are statements (docstrings): not code
+    # The ids of attributes read into, set or deleted (a test's fake: ``create.return_value``,
+    # ``create = MagicMock()``): no method handed on, as ``ModuleAnalysis.method_references`` says.
+    not_handed_on: Set[int] = set()
     for node in ast.walk(tree):  # breadth first: a statement comes before its string
         if calls and isinstance(node, ast.Call) and _is_legacy_call(node):
             return True
-        if calls and isinstance(node, ast.Attribute) and node.attr in LEGACY_METHOD_NAMES and _legacy_kind(node) in LEGACY_KINDS:
-            return True  # a method handed on uncalled
+        if calls and isinstance(node, ast.Attribute):
+            if node.attr in LEGACY_METHOD_NAMES and id(node) not in not_handed_on and _legacy_kind(node) in LEGACY_KINDS:
+                return True  # a method handed on uncalled
+            not_handed_on.add(id(node.value))
+        elif calls and isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+            not_handed_on.update(map(id, node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]))
         if uses is not None:
             uses.add(node)
         if isinstance(node, (ast.Import, ast.ImportFrom)):
