@@ -33,9 +33,11 @@ from bisect import bisect_right
 from dataclasses import dataclass, replace
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from migrator.model import Finding, Options, Position, SourceResult
+from migrator.model import Confidence, Finding, Options, Position, SourceResult
+from migrator.screen import CALL_SITE
 from migrator.source import SourceError
 
+CALLS_IN_TEXT = "calls_in_text"  # the rule whose findings a call written outside the code gets
 # Cell magics whose body IPython runs as Python in the notebook's namespace.
 PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun"})
 
@@ -53,6 +55,7 @@ _AUTOMAGIC_LINE = re.compile(
 # `files = !ls`, `t = %time f()`: IPython assigns the output of the magic or command.
 _ESCAPED_VALUE = re.compile(r"[\w.\[\](), \t*]+?=[ \t]*([%!].*)")
 _NAME = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
+_RECEIVER = re.compile(r"[\w.]+(?:\(\))?$")  # what a call found by text is made on: `client`, `OpenAI()`
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 TransformSource = Callable[[bytes, Options], SourceResult]
@@ -401,19 +404,48 @@ def transform(data: bytes, options: Options, transform_source: TransformSource) 
 
     notebook = parse(data)
     joined = join(notebook)
+    left_out = _calls_in_cells_left_out(notebook, joined) if options.is_enabled(CALLS_IN_TEXT) else []
     if not joined.cells:
-        return SourceResult(source=data, output=data)
+        return SourceResult(source=data, output=data, findings=left_out)
     try:
         result = transform_source(joined.text.encode("utf-8"), options)
     except ParserSyntaxError as error:
         raise _syntax_error(joined, error) from error
-    findings = [_in_cell(joined, finding) for finding in result.findings]
+    findings = sorted([_in_cell(joined, finding) for finding in result.findings] + left_out, key=lambda f: f.sort_key())
     output = data
     if result.changed:
         sources = split(joined, result.output.decode("utf-8"))
         changed = {masked.cell: new for masked, new in zip(joined.cells, sources) if new != masked.cell.source}
         output = _with_sources(notebook, changed).encode("utf-8")
     return SourceResult(source=data, output=output, findings=findings, calls_migrated=result.calls_migrated)
+
+
+def _calls_in_cells_left_out(notebook: Notebook, joined: JoinedModule) -> List[Finding]:
+    """The legacy calls a text search finds in the cells left out as not Python (``%%writefile
+    app.py``, ``%%script python``): code the tool does not read, reported as written there."""
+    read = {masked.cell.number for masked in joined.cells}
+    findings = []
+    for cell in notebook.cells:
+        if cell.number in read:
+            continue
+        magic = _CELL_MAGIC.match(cell.source)
+        for number, line in enumerate(_lines(cell.source), start=1):
+            for match in CALL_SITE.finditer(line):
+                receiver = _RECEIVER.search(line[: match.start()])
+                start = receiver.start() if receiver is not None else match.start()
+                code = line[start : match.end()]
+                findings.append(
+                    Finding(
+                        rule=CALLS_IN_TEXT,
+                        line=number,
+                        column=start + 1,
+                        cell=cell.number,
+                        message=f"`{code}` written in a `%%{magic.group(1) if magic else ''}` cell, which the tool does not read as"
+                        " Python: a Chat Completions call the tool cannot migrate, to update by hand",
+                        confidence=Confidence.LOW,
+                    )
+                )
+    return findings
 
 
 def _syntax_error(joined: JoinedModule, error: Exception) -> NotebookError:

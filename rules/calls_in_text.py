@@ -3,7 +3,8 @@
 Reports a Chat Completions call written in a docstring, a string or a comment:
 `client.chat.completions.create(`, `client.beta.chat.completions.parse(`,
 `client.completions.create(` and their `with_raw_response` / `with_streaming_response` forms,
-wherever a text search for them finds one outside the code.
+wherever a text search for them finds one outside the code, and in a notebook, in a cell the
+tool does not read as Python (`%%writefile app.py`, `%%script python`).
 
 ## Why
 A migration is done when a search of the tree finds no Chat Completions call. The ones in

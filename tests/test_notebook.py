@@ -139,10 +139,18 @@ def test_a_result_used_inside_ipython_syntax_leaves_the_call_alone_and_names_the
     assert finding.call == Position(line=1, column=8, cell=2)
 
 
-def test_a_cell_magic_that_is_not_python_is_left_out():
-    document = notebook(code("%%bash\nclient.chat.completions.create(x)"), code("%%writefile a.py\nimport openai"))
+def test_a_cell_magic_that_is_not_python_is_left_out_and_its_calls_reported_as_text():
+    document = notebook(
+        code(SETUP),
+        code("%%writefile app.py\nfrom openai import OpenAI\nr = OpenAI().chat.completions.create(model=m, messages=q)"),
+        code("%%bash\necho hi"),
+    )
     result = transform_notebook(jupyter_bytes(document), Options())
-    assert not result.changed and not result.findings
+    assert not result.changed
+    [finding] = result.findings
+    assert (finding.rule, finding.cell, finding.line, finding.column) == ("calls_in_text", 2, 3, 5)
+    assert "`OpenAI().chat.completions.create(` written in a `%%writefile` cell" in finding.message
+    assert not transform_notebook(jupyter_bytes(document), Options(ignore=frozenset({"calls_in_text"}))).findings
 
 
 def test_findings_name_the_cell_and_the_line_in_it():
