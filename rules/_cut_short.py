@@ -8,13 +8,15 @@ in the module or in the modules importing the function the call is in, would no 
 what is raised.
 """
 
-from typing import Optional
+from typing import List, Optional
 
 import libcst as cst
 
 from migrator.analysis import CallSite
 
 CUT_SHORT_EXCEPTIONS = frozenset({"LengthFinishReasonError", "ContentFilterFinishReasonError", "OpenAIError"})
+# What `responses.parse` raises instead, and the base class that catches it and not the former.
+PARSE_CUT_SHORT_EXCEPTIONS = frozenset({"ValidationError", "ValueError"})
 
 
 def cut_short_handled(site: CallSite, node: cst.CSTNode) -> Optional[str]:
@@ -35,3 +37,30 @@ def cut_short_handled(site: CallSite, node: cst.CSTNode) -> Optional[str]:
         if handled.startswith("openai.") and caught in CUT_SHORT_EXCEPTIONS:
             return f"`{place}`, which imports `{holder.name.value}`, handles `{caught}`"
     return None
+
+
+def caught_instead(site: CallSite, node: cst.CSTNode, exceptions: frozenset) -> Optional[str]:
+    """The first of ``exceptions`` (names) a ``try`` around ``node`` handles: what the
+    Responses counterpart raises on an answer cut short, caught where the Chat helper's
+    exception was not."""
+    analysis = site.analysis
+    scope = (cst.FunctionDef, cst.Lambda)
+    function = analysis.nodes.enclosing(node, scope)
+    current = analysis.nodes.enclosing(node, cst.Try)
+    while current is not None and analysis.nodes.enclosing(current, scope) is function:
+        if analysis.nodes.within(node, current.body):
+            caught = next((name for handler in current.handlers for name in _names_of(handler.type) if name in exceptions), None)
+            if caught is not None:
+                return caught
+        current = analysis.nodes.enclosing(current, cst.Try)
+    return None
+
+
+def _names_of(node: Optional[cst.BaseExpression]) -> List[str]:
+    if isinstance(node, cst.Tuple):
+        return [name for element in node.elements for name in _names_of(element.value)]
+    if isinstance(node, cst.Name):
+        return [node.value]
+    if isinstance(node, cst.Attribute):
+        return [node.attr.value]
+    return []

@@ -35,7 +35,8 @@ neither (the response is `incomplete`; parsing the partial JSON fails with a Pyd
 validation error, or `output_parsed` is `None`). So a module that refers to either exception,
 or to their base class `OpenAIError`, to handle it, is reported instead of migrated, and so is
 one whose function (or class) holding the call is imported by a module with an `except`
-naming one of them; elsewhere
+naming one of them, or whose call is inside a `try` handling `ValueError` or `ValidationError`
+(which would catch what `responses.parse` raises instead); elsewhere
 a program that crashed on a cut-short answer still stops there, with another exception.
 """
 
@@ -44,7 +45,7 @@ from typing import Optional, Union
 from migrator.analysis import CallSite
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Retarget, Rule, UseRewrite
-from migrator.rules._cut_short import cut_short_handled
+from migrator.rules._cut_short import PARSE_CUT_SHORT_EXCEPTIONS, caught_instead, cut_short_handled
 
 PARSED = ("choices", 0, "message", "parsed")
 
@@ -90,6 +91,13 @@ def parse(site: CallSite) -> Union[Retarget, Block]:
         return Block(
             f"{handled}: `chat.completions.parse` raises `LengthFinishReasonError` or "
             "`ContentFilterFinishReasonError` on a cut-short answer, `responses.parse` does not"
+        )
+    caught = caught_instead(site, site.call, PARSE_CUT_SHORT_EXCEPTIONS)
+    if caught is not None:
+        return Block(
+            f"the call is inside a `try` that handles `{caught}`: on a cut-short answer `responses.parse` raises a Pydantic"
+            " `ValidationError` (a `ValueError`), which it would catch, where `chat.completions.parse` raised"
+            " `LengthFinishReasonError`"
         )
     return Retarget("responses.parse")
 
