@@ -41,7 +41,9 @@ Otherwise keep these calls on Chat Completions.
 Manual: the tool only reports, and the calls on these clients stay as they are. The hosts
 considered OpenAI's are `api.openai.com`, its regional and mTLS hosts (`*.api.openai.com`) and
 Azure's (`*.openai.azure.com`, `*.cognitiveservices.azure.com`, `*.services.ai.azure.com`),
-plus those configured. A `base_url` joined from literals and constants
+plus those configured; on an Azure host, only the v1 route (`/openai/v1/`) serves the Responses
+API to an `OpenAI` client, so a `base_url` on another route (one deployment's,
+`/openai/deployments/gpt-4o`, or AI Foundry's `/models`) is reported too. A `base_url` joined from literals and constants
 (`RESOURCE + "/openai/v1/"`) is read whole; one built from the `AZURE_OPENAI_ENDPOINT`
 variable, where `AzureOpenAI` itself reads its endpoint, is taken for Azure's. `AzureOpenAI`
 clients are never reported (whether their `api_version`
@@ -69,13 +71,15 @@ from migrator.model import FixSafety
 from migrator.rule import Block, Example, Report, Rule
 from migrator.shapes import code_of, dict_entries, keyword_argument, literal_string, one_line, string_text
 
+AZURE_HOSTS = ("*.openai.azure.com", "*.cognitiveservices.azure.com", "*.services.ai.azure.com")
 OPENAI_HOSTS = (
     "api.openai.com",
     "*.api.openai.com",  # regional (eu.api.openai.com, ...) and mTLS endpoints
-    "*.openai.azure.com",
-    "*.cognitiveservices.azure.com",
-    "*.services.ai.azure.com",
+    *AZURE_HOSTS,
 )
+# Where an Azure resource serves the Responses API to the SDK's `OpenAI` client: its other
+# routes (`/openai/deployments/<name>`, AI Foundry's `/models`) serve Chat Completions only.
+AZURE_V1_PATH = "/openai/v1"
 ENVIRONMENT_VARIABLE = "OPENAI_BASE_URL"
 AZURE_ENDPOINT_VARIABLE = "AZURE_OPENAI_ENDPOINT"  # where `AzureOpenAI` reads its endpoint when given none
 # Azure clients talk to Azure (which API versions serve Responses there: `azure_api_version`).
@@ -325,10 +329,17 @@ def _url_server(value: cst.BaseExpression, analysis) -> Optional[str]:
         return None
     if url is None:
         return f"the URL `{one_line(analysis.module.code_for_node(value))}` holds at run time"
-    host = urlsplit(url).hostname
+    parts = urlsplit(url)
+    host = parts.hostname
+    if host is not None and _is_azure_host(host) and parts.path.rstrip("/") != AZURE_V1_PATH:
+        return f"`{url}`, a route of Azure's that serves no Responses API (Azure serves it under `{AZURE_V1_PATH}/`)"
     if host is not None and is_openai_host(host, analysis.options.openai_hosts):
         return None
     return f"`{url}`"
+
+
+def _is_azure_host(host: str) -> bool:
+    return any(fnmatch.fnmatchcase(host.lower(), pattern) for pattern in AZURE_HOSTS)
 
 
 def _text(value: cst.BaseExpression, analysis) -> Optional[str]:
