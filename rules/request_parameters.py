@@ -78,8 +78,13 @@ Safe. The service rejects `max_output_tokens` below 16, so a limit below 16 bloc
 instead of producing a request that fails: a literal, or one the module spells out for the value
 (a constant it is bound to, the default of the parameter it is, what the module's calls of
 that function pass, or what other modules of the project pass where they call it by the name
-they import: `ask("Yes or no?", max_tokens=1)`). A limit the tool cannot read (from the command
-line, a variable of another module) is mapped as it is. `stream` and `stream_options` are migrated by
+they import: `ask("Yes or no?", max_tokens=1)`), followed through `int(...)`, the default of
+`os.getenv(NAME, "8")` or `options.get("max_tokens", 10)`, a dict literal's value
+(`CONFIG["max_tokens"]`), sums and products (`words * 2`), and, for an attribute
+(`settings.max_tokens`, `args.max_tokens`), the class attributes of that name in the module (a
+dataclass field's default) and the `default=` of the command-line option stored there
+(`add_argument("--max-tokens", default=4)`). A limit the tool cannot read (a variable of
+another module, a value given at run time with no default in sight) is mapped as it is. `stream` and `stream_options` are migrated by
 `stream_loops`, together with the loop that reads the stream.
 """
 
@@ -90,7 +95,7 @@ import libcst as cst
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, NewArgument, Rewrite, Rule
 from migrator.rules.unsupported_parameters import NO_EQUIVALENT
-from migrator.shapes import code_of, dict_entries, is_name, literal_int, literal_string, one_line, string_like
+from migrator.shapes import code_of, dict_entries, is_name, keyword_argument, literal_int, literal_string, one_line, string_like
 
 RENAMED = {
     "max_tokens": "max_output_tokens",
@@ -121,6 +126,14 @@ UNCHANGED = (
 # What `extra_body` may send to either API alike: the parameters both take as they are.
 SENT_ALIKE = frozenset(UNCHANGED) - {"timeout", "extra_headers", "extra_query", "extra_body"}
 MIN_OUTPUT_TOKENS = 16  # the service answers 400 below this
+MAX_LIMIT_DEPTH = 4  # names, calls and attributes followed to find what a limit may be
+MAX_LIMITS = 8  # the values of each side an arithmetic limit is computed from
+ARITHMETIC = {
+    cst.Add: lambda a, b: a + b,
+    cst.Subtract: lambda a, b: a - b,
+    cst.Multiply: lambda a, b: a * b,
+    cst.FloorDivide: lambda a, b: a // b,
+}
 # Models the Responses API does not serve (with their dated snapshots), and the model a call
 # can name there instead, where there is one: search models are Chat Completions' own, audio
 # models have no Responses output, instruct models are legacy Completions'.
@@ -261,6 +274,8 @@ def renamed(name, value, site):
                 elif written is not value:
                     line = site.analysis.nodes.positions[written].start.line
                     written_as += f" may be `{limit}` (line {line}), which"
+                elif literal_int(value) is None:
+                    written_as += f" may be `{limit}`, which"
                 return Block(f"{written_as} is below 16, the smallest `max_output_tokens` the Responses API accepts")
     return Rewrite((NewArgument(RENAMED[name], value),))
 
@@ -271,18 +286,87 @@ def _limits(value: cst.BaseExpression, analysis) -> List[Tuple[int, cst.CSTNode]
     what this module's calls of its function pass, and what other modules' calls of it pass
     (written there: the function stands for where). A limit held in a constant, or a function's
     ``max_tokens: int = 5``, reaches the request as surely as a literal does."""
-    found = []
+    return _possible_limits(value, analysis, depth=0)
+
+
+def _possible_limits(value: cst.BaseExpression, analysis, depth: int) -> List[Tuple[int, cst.CSTNode]]:
+    found: List[Tuple[int, cst.CSTNode]] = []
+    if depth > MAX_LIMIT_DEPTH:
+        return found
     for made in analysis.bindings.bound_values(value):
         if isinstance(made, cst.Param):
             given = [made.default] if made.default is not None else []
             given += analysis.passed_by_every_call(made) or []
-            made_values = [leaf for each in given for leaf in analysis.bindings.bound_values(each)]
             function = analysis.nodes.enclosing(made, cst.FunctionDef)
             found += [(limit, function) for limit in analysis.passed_by_other_modules(made) if type(limit) is int]
-        else:
-            made_values = [made]
-        found += [(limit, leaf) for leaf in made_values for limit in [literal_int(leaf)] if limit is not None]
+            found += [each for value_given in given for each in _possible_limits(value_given, analysis, depth + 1)]
+            continue
+        limit = literal_int(made) if not isinstance(made, cst.SimpleString) else _digits(made)
+        if limit is not None:
+            found.append((limit, made))
+            continue
+        for inner in _limit_sources(made, analysis):
+            found += _possible_limits(inner, analysis, depth + 1)
+        if isinstance(made, cst.BinaryOperation) and type(made.operator) in ARITHMETIC:
+            left = _possible_limits(made.left, analysis, depth + 1)[:MAX_LIMITS]
+            right = _possible_limits(made.right, analysis, depth + 1)[:MAX_LIMITS]
+            found += [(ARITHMETIC[type(made.operator)](a, b), made) for a, _ in left for b, _ in right if not (b == 0 and isinstance(made.operator, cst.FloorDivide))]
     return found
+
+
+def _limit_sources(made: cst.CSTNode, analysis) -> List[cst.BaseExpression]:
+    """What else spells the integers ``made`` may be: ``int(x)``'s ``x``, the default of
+    ``os.getenv(NAME, "8")`` or ``config.get("max_tokens", 10)``, the value a dict literal
+    holds for ``CONFIG["max_tokens"]``, and for ``settings.max_tokens`` the class attributes
+    of the module (a dataclass field's default) and the ``default=`` of the command-line
+    options (``parser.add_argument("--max-tokens", default=4)``) of that name."""
+    if isinstance(made, cst.Call) and isinstance(made.func, cst.Name) and made.func.value in ("int", "round") and len(made.args) == 1:
+        return [made.args[0].value]
+    if isinstance(made, cst.Call) and isinstance(made.func, cst.Attribute) and made.func.attr.value in ("get", "getenv") and len(made.args) == 2:
+        return [made.args[1].value]
+    if isinstance(made, cst.Subscript) and len(made.slice) == 1 and isinstance(made.slice[0].slice, cst.Index):
+        key = literal_string(made.slice[0].slice.value)
+        entries = [dict_entries(each) for each in analysis.bindings.bound_values(made.value)]
+        return [entry[key].value for entry in entries if entry is not None and key is not None and key in entry]
+    if isinstance(made, cst.Attribute):
+        return _attribute_defaults(made.attr.value, analysis)
+    return []
+
+
+def _attribute_defaults(name: str, analysis) -> List[cst.BaseExpression]:
+    """The values the module gives attributes called ``name`` in class bodies, and the
+    defaults of the command-line options whose destination it is."""
+    found: List[cst.BaseExpression] = []
+    for cls in analysis.nodes.nodes_of(cst.ClassDef):
+        for line in cls.body.body:
+            for statement in line.body if isinstance(line, cst.SimpleStatementLine) else ():
+                if isinstance(statement, cst.AnnAssign) and is_name(statement.target, name) and statement.value is not None:
+                    found.append(statement.value)
+                elif isinstance(statement, cst.Assign) and any(is_name(target.target, name) for target in statement.targets):
+                    found.append(statement.value)
+    for call in analysis.nodes.nodes_of(cst.Call):
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value == "add_argument":
+            default = keyword_argument(call, "default")
+            if default is not None and _option_destination(call) == name:
+                found.append(default)
+    return found
+
+
+def _option_destination(call: cst.Call) -> Optional[str]:
+    """The attribute ``argparse`` stores an ``add_argument`` option in: its ``dest=``, else its
+    first long option's name (``--max-tokens``: ``max_tokens``), else its first name."""
+    dest = keyword_argument(call, "dest")
+    if dest is not None:
+        return literal_string(dest)
+    names = [name for arg in call.args if arg.keyword is None for name in [literal_string(arg.value)] if name is not None]
+    long = [name for name in names if name.startswith("--")]
+    chosen = long[0] if long else (names[0] if names else None)
+    return chosen.lstrip("-").replace("-", "_") if chosen is not None else None
+
+
+def _digits(node: cst.SimpleString) -> Optional[int]:
+    text = literal_string(node)
+    return int(text) if text is not None and text.strip().isdigit() else None
 
 
 @RULE.parameter(*NESTED)
