@@ -357,13 +357,24 @@ def join(notebook: Notebook) -> JoinedModule:
     while prefix in notebook.text:
         prefix += "_"
     masker = Masker(prefix)
-    cells = [masked for cell in notebook.cells if (masked := masker.cell(cell)) is not None]
+    cells: List[MaskedCell] = []
+    imports_only: List[bool] = []  # has no cell before each held Python but its imports?
+    for cell in notebook.cells:
+        before = not masker.seen_python
+        masked = masker.cell(cell)
+        if masked is not None:
+            cells.append(masked)
+            imports_only.append(before)
     parts: List[str] = []
     first_lines: List[int] = []
     line = 1
     for position, masked in enumerate(cells):
         if position:
-            parts.append(f"{prefix}cell_{masked.cell.number}__\n")
+            # After cells of `%pip install` alone, the marker is an import too: the imports and
+            # helpers a rewrite adds then go below the first cell's imports, not into the
+            # installing cell, which a notebook is often run without.
+            spelled = f"import {prefix}cell_{masked.cell.number}__" if imports_only[position] else f"{prefix}cell_{masked.cell.number}__"
+            parts.append(spelled + "\n")
             line += 1
         first_lines.append(line)
         parts.append(masked.text)
@@ -378,7 +389,7 @@ def split(joined: JoinedModule, output: str) -> List[str]:
     current: List[str] = []
     expected = 1
     for line in lines:
-        if expected < len(joined.cells) and line.rstrip("\r\n") == joined.marker(expected):
+        if expected < len(joined.cells) and line.rstrip("\r\n") in (joined.marker(expected), f"import {joined.marker(expected)}"):
             sources.append("".join(current))
             current = []
             expected += 1
@@ -391,11 +402,14 @@ def split(joined: JoinedModule, output: str) -> List[str]:
 
 
 def _as_before(original: str, new: str) -> str:
-    """``new`` ending as ``original`` did (Jupyter stores cells without their last newline)."""
+    """``new`` starting and ending as ``original`` did (Jupyter stores cells without their
+    last newline; imports added at the top of a cell come after the blank line that
+    separated them from the cell before)."""
     if new == original:
         return new
     ending = original[len(original.rstrip("\r\n")) :]
-    return new.rstrip("\r\n") + ending
+    start = len(original) - len(original.lstrip("\r\n"))
+    return original[:start] + new.lstrip("\r\n").rstrip("\r\n") + ending
 
 
 def transform(data: bytes, options: Options, transform_source: TransformSource) -> SourceResult:
