@@ -232,6 +232,11 @@ class ProjectQuestions:
         self.asks_built_clients = True
         return self.facts.built_clients
 
+    def constant(self, name: str) -> Optional[Tuple[int, str]]:
+        """The integer the module this one imports ``name`` from binds it to, and where."""
+        self.imported.add(name)
+        return self.facts.constant(name)
+
     def client(self, name: str) -> Optional[ImportedClient]:
         """What the module this one imports ``name`` from makes it, when that is an OpenAI client."""
         self.imported.add(name)

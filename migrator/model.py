@@ -208,6 +208,9 @@ class ProjectFacts:
     # "path:line", ...), for the words asked about
     spelled: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
     built_clients: Tuple[BuiltClient, ...] = ()  # when asked: where the other modules build clients for other servers
+    # (imported name, the integer the module it comes from binds it to, "path:line"), for the
+    # imported names asked about: a literal, or what an environment read gives by default
+    constants: Tuple[Tuple[str, int, str], ...] = ()
 
     def importers_of(self, name: str) -> Tuple[str, ...]:
         return next((places for n, places in self.importers if n == name), ())
@@ -229,6 +232,9 @@ class ProjectFacts:
 
     def compared_with_none_by_importers(self, name: str) -> Tuple[str, ...]:
         return next((places for n, places in self.compared_with_none if n == name), ())
+
+    def constant(self, name: str) -> Optional[Tuple[int, str]]:
+        return next(((value, place) for n, value, place in self.constants if n == name), None)
 
     def spelled_in_imports(self, word: str) -> Tuple[str, ...]:
         return next((places for w, places in self.spelled if w == word), ())

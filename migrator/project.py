@@ -283,6 +283,7 @@ class Project:
         return ProjectFacts(
             importers=tuple((name, tuple(importers[name])) for name in exported if importers.get(name)),
             clients=self._imported_clients(tree, module, syntax, imported),
+            constants=tuple(constant for name in imported if (constant := tree.imported_constant(module, syntax, name)) is not None),
             chat_calls=tuple(place for _, places in calls for place in places),
             chat_calls_kept=tuple(place for path, places in calls if not self._migrates_every_call(path) for place in places),
             readers=tuple(self._readers(tree, module, returned)),
@@ -1034,6 +1035,31 @@ class _Tree:
         kind, cls, server, version = found
         return ImportedClient(name=name, kind=kind, server=server, azure=cls in AZURE_CLIENTS, azure_version=version)
 
+    def imported_constant(self, module: _Module, syntax: Optional[ast.Module], name: str) -> Optional[Tuple[str, int, str]]:
+        """``name``, as ``module`` imports it, with the integer the module it comes from binds
+        it to once (``MAX_TOKENS = 5``, ``= int(os.getenv("MAX_TOKENS", 10))``) and where."""
+        binding = _import_binding(syntax, name) if syntax is not None else None
+        if binding is None:
+            return None
+        source, level, original = binding
+        importer = module
+        for _ in range(MAX_RE_EXPORTS):
+            defining = self._resolve(importer, self._absolute(importer, source, level))
+            defined = self.syntax(defining.path) if defining is not None else None
+            if defining is None or defined is None:
+                return None
+            bindings = [node for node in _top_level_bindings(defined) if original in _bound_names(node)]
+            if len(bindings) != 1 or _rebound_globally(defined, original):
+                return None
+            node = bindings[0]
+            if isinstance(node, ast.ImportFrom):
+                source, level, importer = node.module, node.level, defining
+                original = next(alias.name for alias in node.names if (alias.asname or alias.name) == original)
+                continue
+            value = _integer_of(node.value) if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None else None
+            return (name, value, self.where(defining.path, node.lineno)) if value is not None else None
+        return None
+
     def _client_definition(
         self, importer: _Module, source: Optional[str], level: int, name: str, depth: int
     ) -> Optional[Tuple[str, str, Optional[str], Optional[str]]]:
@@ -1386,6 +1412,20 @@ def _results_compared_with_none(syntax: ast.Module, functions: Set[str]) -> Iter
             called(side) or (isinstance(side, ast.Name) and side.id in holders) for side in sides
         ):
             yield node.lineno
+
+
+def _integer_of(node: ast.expr) -> Optional[int]:
+    """The integer ``node`` is: a literal, ``int(...)`` of one (or of a text of digits), or what
+    an environment read (``os.getenv(NAME, 10)``, ``os.environ.get(...)``) gives by default."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip().isdigit():
+        return int(node.value)
+    if isinstance(node, ast.Call) and len(node.args) == 1 and isinstance(node.func, ast.Name) and node.func.id == "int":
+        return _integer_of(node.args[0])
+    if isinstance(node, ast.Call) and len(node.args) == 2 and isinstance(node.func, ast.Attribute) and node.func.attr in ("getenv", "get"):
+        return _integer_of(node.args[1])
+    return None
 
 
 def _dotted(node: ast.expr) -> Optional[str]:

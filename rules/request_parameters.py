@@ -83,8 +83,10 @@ they import: `ask("Yes or no?", max_tokens=1)`), followed through `int(...)`, th
 (`CONFIG["max_tokens"]`), sums and products (`words * 2`), and, for an attribute
 (`settings.max_tokens`, `args.max_tokens`), the class attributes of that name in the module (a
 dataclass field's default) and the `default=` of the command-line option stored there
-(`add_argument("--max-tokens", default=4)`). A limit the tool cannot read (a variable of
-another module, a value given at run time with no default in sight) is mapped as it is. `stream` and `stream_options` are migrated by
+(`add_argument("--max-tokens", default=4)`); a name imported from another module of the
+project is read where that module binds it (`MAX_TOKENS = int(os.getenv("MAX_TOKENS", 10))`).
+A limit the tool cannot read (a value given at run time with no default in sight) is mapped as
+it is. `stream` and `stream_options` are migrated by
 `stream_loops`, together with the loop that reads the stream.
 """
 
@@ -304,6 +306,10 @@ def _possible_limits(value: cst.BaseExpression, analysis, depth: int) -> List[Tu
         limit = literal_int(made) if not isinstance(made, cst.SimpleString) else _digits(made)
         if limit is not None:
             found.append((limit, made))
+            continue
+        if isinstance(made, cst.ImportFrom) and isinstance(value, cst.Name):
+            constant = analysis.project.constant(value.value)  # a name another module binds
+            found += [(constant[0], made)] if constant is not None else []
             continue
         for inner in _limit_sources(made, analysis):
             found += _possible_limits(inner, analysis, depth + 1)
