@@ -959,10 +959,23 @@ class _Tree:
     def spelled_in_imports(self, importer: _Module, word: str) -> List[str]:
         """Where the project modules ``importer`` imports, directly or through others, spell
         ``word`` ("path:line"), the modules it imports itself first: in code, strings and
-        comments alike (settings written for the environment, say)."""
+        comments alike (settings written for the environment, say); and before them, where the
+        ``.env`` files in its folder and those above it, up to the project's root, spell it
+        (what ``load_dotenv()``, a container or an IDE puts into its environment)."""
+        environment = [place for path in self._environment_files(importer.path) for place in self._spelled_in(path, word)]
         if not self.may_import_its_modules(importer.path):
-            return []  # spares listing the project
-        return [place for module in self._modules_reached(importer) for place in self._spelled_in(module.path, word)]
+            return environment  # spares listing the project
+        return environment + [place for module in self._modules_reached(importer) for place in self._spelled_in(module.path, word)]
+
+    def _environment_files(self, path: Path) -> List[Path]:
+        """The ``.env`` files in the folder of ``path`` and those above it, up to the root."""
+        found = []
+        for folder in path.parents:
+            if (folder / ENVIRONMENT_FILE).is_file():
+                found.append(folder / ENVIRONMENT_FILE)
+            if folder == self.root or self.root not in folder.parents:
+                break
+        return found
 
     def _modules_reached(self, importer: _Module, also: Iterable[_Module] = ()) -> Iterator[_Module]:
         """The project modules ``importer`` imports, directly or through others (and those of
@@ -1128,6 +1141,7 @@ class _Tree:
         return self._environment[module.path]
 
 
+ENVIRONMENT_FILE = ".env"  # the variables `python-dotenv` and most tools load into the environment
 # What the text of a module building a client for another server holds: a client class called
 # (``OpenAI(``, ``AsyncAzureOpenAI(``), subclassed or imported under another name, or a
 # ``base_url`` given or set.

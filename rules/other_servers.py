@@ -11,7 +11,8 @@ literal unpacked there is read for its `base_url`), or built without one in a mo
 or sets the `OPENAI_BASE_URL` environment variable (the SDK then takes the URL from it): a
 string or a keyword names it (`os.environ["OPENAI_BASE_URL"] = ...`,
 `os.environ.update(OPENAI_BASE_URL=...)`), or a project module it imports, directly or through
-others, spells it (a settings module run first, say). A client only declared by an annotation
+others, spells it (a settings module run first, say), or a `.env` file in its folder or above
+it (up to the project's root) sets it (what `load_dotenv()` loads). A client only declared by an annotation
 where it is used (a parameter `client: OpenAI`, `self.client` set from one, `client:
 AsyncOpenAI = session["client"]`, a function declared to return one) is built out of sight:
 its calls are reported when the project builds any client for another server, in this module
@@ -374,11 +375,13 @@ def _extends_azure_endpoint(value: cst.BaseExpression, analysis) -> bool:
 def _environment_server(analysis) -> Optional[str]:
     """Where a client built here without a ``base_url`` sends requests, when the environment
     variable may hold its URL: this module, or a project module it imports (a settings module
-    run first, say), reads or sets it."""
+    run first, say), reads or sets it, or a ``.env`` file in its folder or above sets it."""
     local = _local_environment_server(analysis)
     if local is not None:
         return local
     places = analysis.project.where_imports_spell(ENVIRONMENT_VARIABLE)
+    if places and places[0].split(":")[0].rsplit("/", 1)[-1] == ".env":
+        return f"the URL the `{ENVIRONMENT_VARIABLE}` environment variable holds (`{places[0]}` sets it)"
     if places:
         return f"the URL the `{ENVIRONMENT_VARIABLE}` environment variable holds (`{places[0]}`, which this module imports, reads or sets it)"
     return None
