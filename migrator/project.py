@@ -1125,11 +1125,21 @@ class _Tree:
                     continue
                 if not any(word in self.text(path) for word in CLIENT_BUILDING_WORDS):
                     continue  # most modules importing openai build no client: they go unparsed
+                if self._is_test(path):
+                    continue  # a test's client (for a fake server) reaches the code it tests only under test
                 syntax = self.syntax(path)
                 if syntax is not None:
                     found = _clients_for_other_servers(syntax, self.text(path), partial(self._spells_base_url_variable, module))
                     self._built_clients.extend((path, *each) for each in found)
         return self._built_clients
+
+    def _is_test(self, path: Path) -> bool:
+        """Is the module at ``path`` a test, as pytest and unittest find them: ``test_*.py``,
+        ``*_test.py``, ``conftest.py``, or a module in a ``tests`` or ``test`` folder of the project?"""
+        name = path.name
+        if name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py":
+            return True
+        return any(folder.name in ("tests", "test") for folder in path.parents if self.root in folder.parents)
 
     def _spells_base_url_variable(self, module: _Module) -> bool:
         """Does ``module``, or a project module it imports (directly or through others), spell

@@ -50,8 +50,9 @@ variable, where `AzureOpenAI` itself reads its endpoint, is taken for Azure's. `
 clients are never reported (whether their `api_version`
 serves the Responses API is `azure_api_version`'s question). Only the modules a module imports
 count for the environment variable: one importing it that sets the variable (a test pointing
-the code at a fake server) does not keep its calls. Every module of the project counts for a
-declared client, tests included; in the other modules, the clients are read from their
+the code at a fake server) does not keep its calls. Every module of the project but its tests
+(`test_*.py`, `*_test.py`, `conftest.py`, the `tests` folders, whose clients of fake servers
+reach the code they test only under test) counts for a declared client; in the other modules, the clients are read from their
 arguments alone (a `base_url` literal, arguments unread, `OPENAI_BASE_URL`, a subclass giving
 its own, `x.base_url = ...` on a name the module binds to a client), and a project that builds
 clients only for the hosts considered OpenAI's keeps migrating calls on declared clients.

@@ -113,6 +113,7 @@ def test_the_project_cases_cover_what_crosses_modules():
         "token_limit_imported_from_another_module_of_16_or_more_is_migrated",
         "base_url_variable_set_by_a_dotenv_file_is_reported",
         "clients_under_a_dotenv_file_without_the_variable_are_migrated",
+        "clients_declared_where_only_tests_build_one_for_another_server_are_migrated",
         "base_url_variable_set_by_an_imported_module_is_reported",
         "clients_of_modules_importing_no_base_url_variable_are_migrated",
         "clients_declared_where_another_module_builds_one_for_another_server_are_reported",
