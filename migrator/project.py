@@ -1042,7 +1042,7 @@ class _Tree:
         if binding is None:
             return None
         source, level, original = binding
-        found = self._client_definition(module, source, level, original, depth=0)
+        found = self._client_definition(module, source, level, original)
         if found is None:
             return None
         kind, cls, server, version = found
@@ -1054,43 +1054,41 @@ class _Tree:
         binding = _import_binding(syntax, name) if syntax is not None else None
         if binding is None:
             return None
-        source, level, original = binding
-        importer = module
-        for _ in range(MAX_RE_EXPORTS):
+        definition = self._definition(module, *binding)
+        if definition is None:
+            return None
+        defining, _, node = definition
+        value = _integer_of(node.value) if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None else None
+        return (name, value, self.where(defining.path, node.lineno)) if value is not None else None
+
+    def _definition(self, importer: _Module, source: Optional[str], level: int, name: str) -> Optional[Tuple[_Module, ast.Module, ast.stmt]]:
+        """The module of the project that defines the name ``name`` ``importer`` imports from
+        ``source``, its syntax, and the one statement binding it there (re-exports followed);
+        None when it is bound there more than once, or the tool cannot tell."""
+        for _ in range(MAX_RE_EXPORTS + 1):
             defining = self._resolve(importer, self._absolute(importer, source, level))
-            defined = self.syntax(defining.path) if defining is not None else None
-            if defining is None or defined is None:
+            syntax = self.syntax(defining.path) if defining is not None else None
+            if defining is None or syntax is None:
                 return None
-            bindings = [node for node in _top_level_bindings(defined) if original in _bound_names(node)]
-            if len(bindings) != 1 or _rebound_globally(defined, original):
+            bindings = [node for node in _top_level_bindings(syntax) if name in _bound_names(node)]
+            if len(bindings) != 1 or _rebound_globally(syntax, name):
                 return None
             node = bindings[0]
-            if isinstance(node, ast.ImportFrom):
-                source, level, importer = node.module, node.level, defining
-                original = next(alias.name for alias in node.names if (alias.asname or alias.name) == original)
-                continue
-            value = _integer_of(node.value) if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None else None
-            return (name, value, self.where(defining.path, node.lineno)) if value is not None else None
+            if not isinstance(node, ast.ImportFrom):
+                return defining, syntax, node
+            source, level, importer = node.module, node.level, defining
+            name = next(alias.name for alias in node.names if (alias.asname or alias.name) == name)
         return None
 
     def _client_definition(
-        self, importer: _Module, source: Optional[str], level: int, name: str, depth: int
+        self, importer: _Module, source: Optional[str], level: int, name: str
     ) -> Optional[Tuple[str, str, Optional[str], Optional[str]]]:
         """(kind, client class, other server, Azure version) of the name ``name`` the module
         ``source`` defines."""
-        if depth > MAX_RE_EXPORTS:
+        definition = self._definition(importer, source, level, name)
+        if definition is None:
             return None
-        defining = self._resolve(importer, self._absolute(importer, source, level))
-        syntax = self.syntax(defining.path) if defining is not None else None
-        if defining is None or syntax is None:
-            return None
-        bindings = [node for node in _top_level_bindings(syntax) if name in _bound_names(node)]
-        if len(bindings) != 1 or _rebound_globally(syntax, name):
-            return None
-        node = bindings[0]
-        if isinstance(node, ast.ImportFrom):
-            original = next(alias.name for alias in node.names if (alias.asname or alias.name) == name)
-            return self._client_definition(defining, node.module, node.level, original, depth + 1)
+        defining, syntax, node = definition
         classes = _client_class_names(syntax)
         text = self.text(defining.path)
         environment = self._spells_base_url_variable(defining)
