@@ -192,7 +192,7 @@ def _format_in_name(value: cst.BaseExpression, name: cst.Name, site: CallSite) -
     if definition is None and _given_plain_formats(name, site):
         return Rewrite((_text_argument(value, value),))
     reaching = site.analysis.bindings.reaching(name)
-    if definition is None and len(reaching) == 1 and isinstance(reaching[0].node, cst.Param):
+    if definition is None and len(reaching) == 1 and isinstance(getattr(reaching[0], "node", None), cst.Param):
         return Block(
             f"`{name.value}` is a parameter, and the tool cannot prove that every call gives it `{{\"type\": \"json_object\"}}`"
             f" or `{{\"type\": \"text\"}}` written as a literal (a `json_schema` format is flattened only where it is"
@@ -218,7 +218,7 @@ def _given_plain_formats(name: cst.Name, site: CallSite) -> bool:
     ``None`` where the read is under ``if name:``?"""
     analysis = site.analysis
     reaching = analysis.bindings.reaching(name)
-    param = reaching[0].node if len(reaching) == 1 else None
+    param = getattr(reaching[0], "node", None) if len(reaching) == 1 else None  # a builtin has none
     function = analysis.nodes.function_of(param) if isinstance(param, cst.Param) else None
     callers = analysis.flow.callers(function) if function is not None else None
     if callers is None:
