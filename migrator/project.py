@@ -1394,22 +1394,16 @@ def _handled_exceptions(syntax: ast.Module) -> Iterator[Tuple[str, int]]:
     """The exceptions the ``except`` clauses of a module name, qualified by the module-level
     imports that bind their names (``openai.OpenAIError`` for ``except openai.OpenAIError`` or,
     after ``from openai import OpenAIError``, ``except OpenAIError``), with their lines."""
-    imported: Dict[str, str] = {}
-    for statement in syntax.body:
-        if isinstance(statement, ast.Import):
-            for alias in statement.names:
-                imported[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else alias.name.split(".")[0]
-        elif isinstance(statement, ast.ImportFrom) and statement.module and not statement.level:
-            for alias in statement.names:
-                imported[alias.asname or alias.name] = f"{statement.module}.{alias.name}"
     for node in ast.walk(syntax):
         if not isinstance(node, ast.ExceptHandler) or node.type is None:
             continue
         for handled in node.type.elts if isinstance(node.type, ast.Tuple) else [node.type]:
             dotted = _dotted(handled)
-            if dotted is not None:
-                head, _, rest = dotted.partition(".")
-                yield (f"{imported[head]}.{rest}" if rest else imported[head]) if head in imported else dotted, node.lineno
+            binding = _import_binding(syntax, dotted) if dotted is not None else None
+            if binding is not None and binding[0] and not binding[1]:
+                yield f"{binding[0]}.{binding[2]}", node.lineno
+            elif dotted is not None:
+                yield dotted, node.lineno
 
 
 def _results_compared_with_none(syntax: ast.Module, functions: Set[str]) -> Iterator[int]:
