@@ -39,8 +39,6 @@ from migrator.shapes import code_of, dict_entries, is_constant, is_name, lifted,
 
 RULE = "tool_results"  # the rule the findings about histories belong to
 TOOL_PARAMETERS = ("tools", "functions")
-# Keys of the Chat messages that carry tool calls and their results.
-TOOL_MESSAGE_KEYS = frozenset({"tool_calls", "tool_call_id", "function_call"})
 RESPONSE_MESSAGE = ("choices", 0, "message")
 DUMPED_MESSAGE = (*RESPONSE_MESSAGE, "model_dump", CALL)
 # A Chat tool result's keys -> a function_call_output item's. Chat defines no ``name`` on a tool
@@ -473,7 +471,10 @@ def changed_message_added(name: Union[cst.Name, cst.Attribute], analysis: Module
         if not _same_expression_list(name, func.value, analysis):
             continue
         value = call.args[-1].value
-        added.extend(e.value for e in value.elements if isinstance(e, cst.Element)) if func.attr.value == "extend" and isinstance(value, cst.List) else added.append(value)
+        if func.attr.value == "extend" and isinstance(value, cst.List):
+            added.extend(e.value for e in value.elements if isinstance(e, cst.Element))
+        else:
+            added.append(value)
     for augmented in analysis.nodes.nodes_of(cst.AugAssign):
         if isinstance(augmented.operator, cst.AddAssign) and isinstance(augmented.value, cst.List) and _same_expression_list(name, augmented.target, analysis):
             added.extend(e.value for e in augmented.value.elements if isinstance(e, cst.Element))

@@ -115,8 +115,6 @@ RULE = Rule(
 
 @RULE.result_use
 def field(use, site):
-    if use.path == CONTENT and _compares_with_none(use):
-        return Block("the content is compared with `None`, but `output_text` is `\"\"` where the content was `None`")
     if use.path == CONTENT:
         compared = _compared_with_none_where_it_goes(use, site)
         if compared is not None:
