@@ -221,8 +221,9 @@ class ProjectQuestions:
         return bool(self.facts.chat_calls) and not self.facts.chat_calls_kept
 
     def where_imports_spell(self, word: str) -> Tuple[str, ...]:
-        """Where the project modules this one imports, directly or through others, spell
-        ``word`` (in code, strings or comments: "path:line"), the nearest modules first."""
+        """Where the ``.env`` files above this module, then the project modules it imports
+        (directly or through others), spell ``word`` (in code, strings or comments:
+        "path:line"), the nearest first."""
         self.words.add(word)
         return self.facts.spelled_in_imports(word)
 

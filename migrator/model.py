@@ -204,8 +204,8 @@ class ProjectFacts:
     # (top-level function, where the modules importing it compare what it returns with None:
     # "path:line", ...), for the names asked about
     compared_with_none: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
-    # (word, where the project modules it imports, directly or through others, spell it:
-    # "path:line", ...), for the words asked about
+    # (word, where the ``.env`` files above it and the project modules it imports, directly or
+    # through others, spell it: "path:line", ...), for the words asked about
     spelled: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
     built_clients: Tuple[BuiltClient, ...] = ()  # when asked: where the other modules build clients for other servers
     # (imported name, the integer the module it comes from binds it to, "path:line"), for the

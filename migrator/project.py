@@ -274,7 +274,7 @@ class Project:
         return, what the functions it imports return (``imported_results``, unless
         ``results`` says it instead), (with ``chat_calls``) where the modules it imports call
         Chat Completions, and which of those calls this run leaves as they are, where the
-        modules it imports spell each of the ``words``, and (with ``built_clients``) where the
+        ``.env`` files above it and the modules it imports spell each of the ``words``, and (with ``built_clients``) where the
         other modules build clients for other servers."""
         tree, module = self._locate(path)
         syntax = _parsed(source) if imported or exported else None
