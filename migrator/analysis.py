@@ -21,7 +21,7 @@ from libcst.metadata import CodeRange, GlobalScope
 from migrator.clients import is_openai_client, is_openai_receiver, is_other_sdk_client
 from migrator.libcst_internals import NEWLINE, children
 from migrator.model import BuiltClient, ImportedClient, ImportedResult, Options, ProjectFacts, ResultReaders
-from migrator.screen import CALL_SITE, LEGACY_KINDS, LEGACY_METHOD_NAMES, holds_call_site, legacy_method
+from migrator.screen import CALL_SITE, LEGACY_KINDS, LEGACY_METHOD_NAMES, holds_call_site, legacy_method, written_call
 from migrator.semantic.bindings import Bindings
 from migrator.semantic.dicts import BuiltDict, KeyWrite, UnseenDict, unpacked_dict, unpacking_calls
 from migrator.semantic.flow import ValueFlow
@@ -40,8 +40,6 @@ CHAT_SHARED_TYPES = frozenset({"ResponseFormatJSONSchema"})
 
 # A name in code, or in the text of a string annotation.
 IDENTIFIER = re.compile(r"[^\W\d]\w*")
-# The dotted name a legacy call written as text is made on (``client``, ``self.client.beta``), if any.
-WRITTEN_RECEIVER = re.compile(r"[\w.]*$")
 
 
 @dataclass
@@ -603,12 +601,11 @@ class ModuleAnalysis:
                     place = "comment"
                 else:
                     place = "string" if node in in_code else "docstring"
-                receiver = WRITTEN_RECEIVER.search(node.value, 0, match.start())
+                offset, code = written_call(node.value, match)
                 start = self.nodes.positions[node].start
-                before = NEWLINE.split(node.value[: receiver.start()])
+                before = NEWLINE.split(node.value[:offset])
                 line = start.line + len(before) - 1
                 column = (start.column if len(before) == 1 else 0) + len(before[-1]) + 1
-                code = (receiver.group() + match.group().split("(")[0].rstrip()).lstrip(".")
                 found.append(WrittenCall(node, code, place, line, column))
         return found
 

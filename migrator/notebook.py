@@ -34,10 +34,9 @@ from dataclasses import dataclass, replace
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from migrator.model import Confidence, Finding, Options, Position, SourceResult
-from migrator.screen import CALL_SITE
+from migrator.screen import CALL_SITE, written_call
 from migrator.source import SourceError
 
-CALLS_IN_TEXT = "calls_in_text"  # the rule whose findings a call written outside the code gets
 # Cell magics whose body IPython runs as Python in the notebook's namespace.
 PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun"})
 
@@ -55,7 +54,6 @@ _AUTOMAGIC_LINE = re.compile(
 # `files = !ls`, `t = %time f()`: IPython assigns the output of the magic or command.
 _ESCAPED_VALUE = re.compile(r"[\w.\[\](), \t*]+?=[ \t]*([%!].*)")
 _NAME = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
-_RECEIVER = re.compile(r"[\w.]+(?:\(\))?$")  # what a call found by text is made on: `client`, `OpenAI()`
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 TransformSource = Callable[[bytes, Options], SourceResult]
@@ -418,7 +416,7 @@ def transform(data: bytes, options: Options, transform_source: TransformSource) 
 
     notebook = parse(data)
     joined = join(notebook)
-    left_out = _calls_in_cells_left_out(notebook, joined) if options.is_enabled(CALLS_IN_TEXT) else []
+    left_out = _calls_in_cells_left_out(notebook, joined, options)
     if not joined.cells:
         return SourceResult(source=data, output=data, findings=left_out)
     try:
@@ -434,9 +432,13 @@ def transform(data: bytes, options: Options, transform_source: TransformSource) 
     return SourceResult(source=data, output=output, findings=findings, calls_migrated=result.calls_migrated)
 
 
-def _calls_in_cells_left_out(notebook: Notebook, joined: JoinedModule) -> List[Finding]:
+def _calls_in_cells_left_out(notebook: Notebook, joined: JoinedModule, options: Options) -> List[Finding]:
     """The legacy calls a text search finds in the cells left out as not Python (``%%writefile
     app.py``, ``%%script python``): code the tool does not read, reported as written there."""
+    from migrator.planner import CALLS_IN_TEXT  # the planner loads LibCST, which reading a notebook needs not
+
+    if not options.is_enabled(CALLS_IN_TEXT):
+        return []
     read = {masked.cell.number for masked in joined.cells}
     findings = []
     for cell in notebook.cells:
@@ -445,9 +447,7 @@ def _calls_in_cells_left_out(notebook: Notebook, joined: JoinedModule) -> List[F
         magic = _CELL_MAGIC.match(cell.source)
         for number, line in enumerate(_lines(cell.source), start=1):
             for match in CALL_SITE.finditer(line):
-                receiver = _RECEIVER.search(line[: match.start()])
-                start = receiver.start() if receiver is not None else match.start()
-                code = line[start : match.end()]
+                start, code = written_call(line, match)
                 findings.append(
                     Finding(
                         rule=CALLS_IN_TEXT,

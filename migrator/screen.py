@@ -57,6 +57,18 @@ LEGACY_KINDS = frozenset({"chat.completions.create", "chat.completions.parse", "
 LEGACY_METHOD_NAMES = frozenset(kind.rpartition(".")[2] for kind in LEGACY_KINDS)
 
 
+# The dotted name a legacy call written as text is made on (``client``, ``self.client.beta``), if any.
+WRITTEN_RECEIVER = re.compile(r"[\w.]*$")
+
+
+def written_call(text: str, match: "re.Match[str]") -> Tuple[int, str]:
+    """Where in ``text`` the call ``CALL_SITE`` found as ``match`` starts, its receiver
+    included, and how a finding spells it: ``client.chat.completions.create``."""
+    receiver = WRITTEN_RECEIVER.search(text, 0, match.start())
+    assert receiver is not None, "the pattern matches the empty name"
+    return receiver.start(), (receiver.group() + match.group().split("(")[0].rstrip()).lstrip(".")
+
+
 def holds_call_site(text: str) -> bool:
     """Does ``text`` hold what ``CALL_SITE`` matches? Each match spells ``.completions``, which a
     search for the string finds many times faster than the expression."""

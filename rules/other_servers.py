@@ -341,7 +341,7 @@ def _url_server(value: cst.BaseExpression, analysis) -> Optional[str]:
 
 
 def _is_azure_host(host: str) -> bool:
-    return any(fnmatch.fnmatchcase(host.lower(), pattern) for pattern in AZURE_HOSTS)
+    return _matches(host, AZURE_HOSTS)
 
 
 def _text(value: cst.BaseExpression, analysis) -> Optional[str]:
@@ -401,7 +401,11 @@ def _local_environment_server(analysis) -> Optional[str]:
 
 
 def is_openai_host(host: str, configured: Iterable[str]) -> bool:
-    return any(fnmatch.fnmatchcase(host.lower(), pattern.lower()) for pattern in (*OPENAI_HOSTS, *configured))
+    return _matches(host, (*OPENAI_HOSTS, *configured))
+
+
+def _matches(host: str, patterns: Iterable[str]) -> bool:
+    return any(fnmatch.fnmatchcase(host.lower(), pattern.lower()) for pattern in patterns)
 
 
 def _is_base_url(target: cst.BaseExpression) -> bool:
