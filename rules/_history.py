@@ -410,6 +410,8 @@ def _converted_history(history: _History, shown: str, site: CallSite, convert: M
                 f"the message `{_code(addition.node)}` would change shape, but it is written in "
                 f"`{addition.written_in}`, which other code may read too"
             )
+        if isinstance(converted, Items) and isinstance(addition.context, cst.ListComp):
+            return _blocked(f"`{shown}` is built by a comprehension of messages that each become several items")
         if isinstance(converted, Items):
             rewrites.append(_spliced(addition.context, lambda node: _items_of(node, convert)))
         elif converted is None:
@@ -564,6 +566,11 @@ def _follow(name: cst.Name, analysis: ModuleAnalysis, _joining: Tuple[cst.Name, 
             return None
         if isinstance(value, cst.List):
             _add_elements(history, value, analysis)
+            continue
+        if isinstance(value, cst.ListComp):
+            # ``[{"role": m["role"], "content": m["content"]} for m in turns]``: one message
+            # per item, each written as the comprehension's element.
+            _add_message(history, value.elt, value, analysis, written_in=None)
             continue
         if _is_join(value):
             if not _add_joined(history, value, analysis, (*_joining, name)):
