@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Tuple, Union
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import libcst as cst
 
@@ -38,6 +38,7 @@ from migrator.rules._streaming import (
     STRING,
     STRONG,
     WEAK,
+    IDEMPOTENT_REWRITES,
     EmptyText,
     Gate,
     Path,
@@ -53,6 +54,7 @@ from migrator.rules._streaming import (
     only_continues,
     remove,
     retest,
+    rewritten_from,
     spelled_names,
     wrap,
 )
@@ -67,6 +69,12 @@ TERMINAL_FLUSHES = frozenset({"sys.stdout.flush", "sys.stderr.flush"})
 # replace what it shows: drawing it again with the same value shows the same.
 PLACEHOLDER_MAKERS = frozenset({"streamlit.empty", "streamlit.sidebar.empty"})
 PLACEHOLDER_DRAWS = frozenset({"markdown", "write", "text", "code", "caption", "info", "success", "warning", "error"})
+# A notebook's output that is drawn over and over: `handle = display(Markdown(""), display_id=True)`,
+# then `update_display(Markdown(text), display_id=handle.display_id)` or `handle.update(...)`,
+# each replacing what it shows with one of IPython's rich text objects.
+DISPLAY_MAKER = "IPython.display.display"
+DISPLAY_UPDATE = "IPython.display.update_display"
+DISPLAY_OBJECTS = frozenset({"IPython.display.Markdown", "IPython.display.HTML", "IPython.display.Latex", "IPython.display.Pretty"})
 FINISHED_GATE: Gate = ('{event}.type in ("response.completed", "response.incomplete")',)
 
 
@@ -331,6 +339,7 @@ class ChunkLoop:
         self.repeats: List[cst.BaseSmallStatement] = []  # statements that also yield the same text again
         self.redraws: List[cst.BaseSmallStatement] = []  # statements that also draw the same text again
         self.none_prints: List[cst.BaseSmallStatement] = []  # statements that also print `None`
+        self.rewrites_again: List[cst.Assign] = []  # statements that also rewrite the text so far again
         self.event = ""
 
     @property
@@ -391,8 +400,16 @@ class ChunkLoop:
                 none_printed(code, NO_TEXT_CHUNKS),
                 unsafe=Rewrite(note=f"`{code}` no longer prints `None` for the chunks without text", elsewhere=(rewrite, *rewrite.more)),
             )
-        if self.redraws:
-            code = one_line(code_of(self.redraws[0]))
+        rewrites_again = [statement for statement in self.rewrites_again if not self._rewrites_to_itself(statement)]
+        if rewrites_again:
+            code = one_line(code_of(rewrites_again[0]))
+            return Block(
+                f"`{code}` would also run {NO_TEXT_CHUNKS}: run again on the text so far, it may change it once more",
+                unsafe=Rewrite(note=f"`{code}` no longer runs again for the chunks without text", elsewhere=(rewrite, *rewrite.more)),
+            )
+        redraws = [statement for statement in self.redraws if not self._draws_what_is_shown(statement)]
+        if redraws:
+            code = one_line(code_of(redraws[0]))
             return Block(
                 f"`{code}` would also draw {NO_TEXT_CHUNKS}: it draws what the placeholder shows already, but also before the first text",
                 unsafe=Rewrite(note=f"`{code}` now draws only when text arrives", elsewhere=(rewrite, *rewrite.more)),
@@ -623,6 +640,10 @@ class ChunkLoop:
         if not reads:
             if isinstance(statement, cst.SimpleStatementLine) and all(isinstance(s, cst.Pass) for s in statement.body):
                 return Segment([index], keep())
+            if _rewrites_a_name(statement):
+                # `text = text.replace(...)`: the text statements before it decide whether the
+                # name holds the text so far, which it rewrites again for a chunk without text.
+                return Kind.TEXT
             call = _lone_call(statement)
             if call is not None and (self._is_flush(call) or self._redrawn_names(call) is not None):
                 # It goes with the text statements around it, under the text event (for a redraw,
@@ -821,22 +842,124 @@ class ChunkLoop:
 
     def _redrawn_names(self, call: cst.Call) -> Optional[List[str]]:
         """For ``placeholder.markdown(text + "▌")``, a Streamlit placeholder drawn with names,
-        strings and their sums or f-strings, the names it shows that the loop binds; None for any
+        strings and their sums or f-strings (or a notebook's output updated with a rich text object
+        made of them: ``_display_update``), the names it shows that the loop binds; None for any
         other call. When the loop binds them only by adding the text to them, which an empty text
         leaves as they were (``EmptyText`` checks it), a chunk without text draws the placeholder
         with what it shows already."""
+        update = self._display_update(call)
+        arguments = update[1].args if update is not None else self._placeholder_draw(call)
+        if arguments is None or any(arg.star for arg in arguments) or not all(_is_plain_text(arg.value) for arg in arguments):
+            return None
+        shown = [node for arg in arguments for node in walk(arg.value) if isinstance(node, cst.Name)]
+        return [name.value for name in shown if self.analysis.bindings.bound_in(name, [self.loop.body])]
+
+    def _placeholder_draw(self, call: cst.Call) -> Optional[Sequence[cst.Arg]]:
+        """The arguments of ``placeholder.markdown(...)``, for a placeholder ``st.empty()`` made."""
         if not (isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name)):
             return None
-        if call.func.attr.value not in PLACEHOLDER_DRAWS or any(arg.star for arg in call.args):
+        if call.func.attr.value not in PLACEHOLDER_DRAWS:
             return None
         made = self.analysis.bindings.bound_values(call.func.value)
         imports = self.analysis.imports
         if not made or not all(isinstance(value, cst.Call) and PLACEHOLDER_MAKERS & imports.qualified(value.func, imported_only=True) for value in made):
             return None
-        if not all(_is_plain_text(arg.value) for arg in call.args):
+        return call.args
+
+    def _display_update(self, call: cst.Call) -> Optional[Tuple[cst.Call, cst.Call]]:
+        """(what made the output, the object drawn) for ``update_display(Markdown(...),
+        display_id=handle.display_id)`` or ``handle.update(Markdown(...))``, where ``handle`` is
+        only ever ``display(..., display_id=True)``; None for any other call."""
+        imports = self.analysis.imports
+        func, args = call.func, call.args
+        if isinstance(func, cst.Name) and DISPLAY_UPDATE in imports.qualified(func, imported_only=True) and len(args) == 2:
+            drawn, identity = args
+            if drawn.keyword is not None or drawn.star or identity.keyword is None or identity.keyword.value != "display_id":
+                return None
+            handle = identity.value
+            if not (isinstance(handle, cst.Attribute) and handle.attr.value == "display_id" and isinstance(handle.value, cst.Name)):
+                return None
+            handle = handle.value
+        elif isinstance(func, cst.Attribute) and func.attr.value == "update" and isinstance(func.value, cst.Name) and len(args) == 1:
+            drawn, handle = args[0], func.value
+            if drawn.keyword is not None or drawn.star:
+                return None
+        else:
             return None
-        shown = [node for arg in call.args for node in walk(arg.value) if isinstance(node, cst.Name)]
-        return [name.value for name in shown if self.analysis.bindings.bound_in(name, [self.loop.body])]
+        made = self.analysis.bindings.bound_values(handle)
+        if len(made) != 1 or not self._makes_display(made[0]):
+            return None
+        shown = drawn.value
+        if not (isinstance(shown, cst.Call) and DISPLAY_OBJECTS & imports.qualified(shown.func, imported_only=True)):
+            return None
+        if len(shown.args) != 1 or shown.args[0].keyword is not None:
+            return None
+        return made[0], shown  # type: ignore[return-value]
+
+    def _makes_display(self, value: cst.CSTNode) -> bool:
+        """``display(obj, display_id=True)``: an output that can be drawn again."""
+        if not (isinstance(value, cst.Call) and DISPLAY_MAKER in self.analysis.imports.qualified(value.func, imported_only=True)):
+            return False
+        positional = [arg for arg in value.args if arg.keyword is None and not arg.star]
+        keywords = {arg.keyword.value: arg.value for arg in value.args if arg.keyword is not None}
+        return len(positional) == 1 and len(value.args) == 2 and is_constant(keywords.get("display_id"), "True")
+
+    def _draws_what_is_shown(self, statement: cst.BaseSmallStatement) -> bool:
+        """Does the redraw ``statement`` draw, before the first text, what its output shows
+        already? ``handle = display(Markdown(""), display_id=True)`` then, in the loop,
+        ``update_display(Markdown(text), ...)`` with ``text`` bound to ``""`` before it: for a
+        chunk without text it draws the same object with the same text, at every chunk."""
+        call = statement.value if isinstance(statement, cst.Expr) else None
+        update = self._display_update(call) if isinstance(call, cst.Call) else None
+        if update is None:
+            return False
+        made, shown = update
+        first = next(arg.value for arg in made.args if arg.keyword is None)
+        imports = self.analysis.imports
+        if not (isinstance(first, cst.Call) and len(first.args) == 1 and literal_string(first.args[0].value) == ""):
+            return False
+        if imports.qualified(first.func, imported_only=True) != imports.qualified(shown.func, imported_only=True):
+            return False
+        text = shown.args[0].value
+        before = self._bound_before_the_loop(text) if isinstance(text, cst.Name) else None
+        return bool(before) and all(_is_empty_string(_assigned_value(binding, self.analysis)) for binding in before)
+
+    def _rewrites_to_itself(self, statement: cst.Assign) -> bool:
+        """Does ``text = text.strip()`` give back the text it is given, for every chunk without
+        text? It does for one method that gives back what it made (``strip``), on a name that
+        holds ``""`` before the loop (which it gives back too): the text so far is always what it made."""
+        rewritten = rewritten_from(statement.value)
+        if rewritten is None or len(rewritten[1]) != 1 or rewritten[1][0] not in IDEMPOTENT_REWRITES:
+            return False
+        before = self._bound_before_the_loop(rewritten[0])
+        return bool(before) and all(_is_empty_string(_assigned_value(binding, self.analysis)) for binding in before)
+
+    def _bound_before_the_loop(self, name: cst.Name) -> Optional[List[object]]:
+        """The bindings outside the loop whose value ``name`` (read in the loop body) holds with
+        only text added to it (``name += text``) or rewritten from itself (``name =
+        name.replace(...)``) in the loop; None when another binding in the loop reaches it."""
+        bindings = self.analysis.bindings
+        outside: List[object] = []
+        seen: set = set()
+        pending = [name]
+        while pending:
+            for binding in bindings.reaching(pending.pop()):
+                if id(binding) in seen:
+                    continue
+                seen.add(id(binding))
+                node = getattr(binding, "node", None)
+                if not is_inside(self.analysis, node, self.loop):
+                    outside.append(binding)
+                    continue
+                statement = self.analysis.nodes.parents.get(node)
+                if isinstance(statement, cst.AugAssign) and statement.target is node:
+                    pending.append(node)  # what it held before the text was added
+                    continue
+                rewritten = rewritten_from(_assigned_value(binding, self.analysis))
+                if rewritten is None or rewritten[0].value != name.value:
+                    return None
+                pending.append(rewritten[0])
+        return outside
 
     def _text_reason(self, statements: List[cst.BaseStatement], last: int, check: Optional[EmptyText] = None) -> Optional[str]:
         """Why one of ``statements`` (the last of them the body's statement ``last``) would do
@@ -853,6 +976,7 @@ class ChunkLoop:
         self.yields += check.yields
         self.repeats += check.repeats
         self.redraws += check.redraws
+        self.rewrites_again += check.rewrites_again
         self.none_prints += check.none_prints
         return problem
 
@@ -1062,9 +1186,33 @@ class ChunkLoop:
 
 def _assigns_none(analysis: ModuleAnalysis, assignment) -> bool:
     """``usage = None`` before the loop does not make ``usage`` hold anything else."""
+    value = _assigned_value(assignment, analysis)
+    return value is not None and is_constant(value, "None")
+
+
+def _rewrites_a_name(statement: cst.BaseStatement) -> bool:
+    """``text = text.replace("```", "")``: a name bound to a text made from itself."""
+    small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 else None
+    if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)):
+        return False
+    rewritten = rewritten_from(small.value)
+    return rewritten is not None and rewritten[0].value == small.targets[0].target.value
+
+
+def _is_empty_string(value: Optional[cst.BaseExpression]) -> bool:
+    return value is not None and literal_string(value) == ""
+
+
+def _assigned_value(assignment, analysis: ModuleAnalysis) -> Optional[cst.BaseExpression]:
+    """The value of ``name = value`` (or ``name: T = value``) for the binding of ``name``; None
+    for any other binding."""
     node = getattr(assignment, "node", None)
     parent = analysis.nodes.parents.get(node) if node is not None else None
-    return isinstance(parent, cst.AssignTarget) and is_constant(analysis.nodes.parents[parent].value, "None")
+    if isinstance(parent, cst.AssignTarget):
+        return analysis.nodes.parents[parent].value
+    if isinstance(parent, cst.AnnAssign) and parent.target is node:
+        return parent.value
+    return None
 
 
 def _usage_read_rewrite(use: ResultUse) -> Union[UseRewrite, str, None]:

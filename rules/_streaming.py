@@ -86,6 +86,26 @@ def is_inside(analysis: ModuleAnalysis, node: cst.CSTNode, ancestor: cst.CSTNode
     return False
 
 
+# String methods that make a new text from one and constants; those of them that give back the
+# text they made when applied to it again.
+STRING_REWRITES = frozenset({"replace", "strip", "lstrip", "rstrip", "removeprefix", "removesuffix"})
+IDEMPOTENT_REWRITES = frozenset({"strip", "lstrip", "rstrip"})
+
+
+def rewritten_from(value: Optional[cst.BaseExpression]) -> Optional[Tuple[cst.Name, List[str]]]:
+    """The name ``value`` rewrites with string methods given constants, and the methods in the
+    order they run: ``text.replace("```", "").strip()`` -> ``text``, ``["replace", "strip"]``;
+    None for anything else."""
+    methods: List[str] = []
+    node = value
+    while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in STRING_REWRITES:
+        if not all(arg.keyword is None and not arg.star and literal_string(arg.value) is not None for arg in node.args):
+            return None
+        methods.insert(0, node.func.attr.value)
+        node = node.func.value
+    return (node, methods) if isinstance(node, cst.Name) and methods else None
+
+
 # -- does a statement do nothing without text? ----------------------------------------------
 
 
@@ -144,6 +164,7 @@ class EmptyText:
         self.repeats: List[cst.BaseSmallStatement] = []  # statements yielding the same text again
         self.redraws: List[cst.BaseSmallStatement] = []  # statements drawing what is shown already
         self.none_prints: List[cst.BaseSmallStatement] = []  # statements printing `None` for no text
+        self.rewrites_again: List[cst.Assign] = []  # statements rewriting the text so far again
         self.accumulated: Set[str] = set()  # names the text was added to so far
 
     def value(self, node: cst.BaseExpression) -> Optional[str]:
@@ -273,7 +294,7 @@ class EmptyText:
         if isinstance(small, cst.Pass):
             return True
         if isinstance(small, cst.Assign):
-            return self._is_alias_assignment(small) or self._is_text_added(small)
+            return self._is_alias_assignment(small) or self._is_text_added(small) or self._is_text_rewritten(small)
         if isinstance(small, cst.AugAssign):
             added = (
                 isinstance(small.operator, cst.AddAssign)
@@ -371,6 +392,16 @@ class EmptyText:
             and self.value(call.args[0].value) == STRING
             and self.only_joined(call.func.value)
         )
+
+    def _is_text_rewritten(self, small: cst.Assign) -> bool:
+        """``partial = partial.replace("```", "")``, for a name the text was added to: for an
+        empty text it rewrites the text so far again; ``rewrites_again`` collects it."""
+        target = small.targets[0].target if len(small.targets) == 1 else None
+        rewritten = rewritten_from(small.value)
+        if not (isinstance(target, cst.Name) and target.value in self.accumulated and rewritten is not None and rewritten[0].value == target.value):
+            return False
+        self.rewrites_again.append(small)
+        return True
 
     def _is_alias_assignment(self, small: cst.Assign) -> bool:
         target = small.targets[0].target if len(small.targets) == 1 else None

@@ -109,7 +109,16 @@ placeholder (`placeholder = st.empty()`) drawn once per chunk with names the tex
 strings, and their sums or f-strings (`placeholder.markdown(full_response + "▌")`, as Streamlit's
 chat tutorial did before `write_stream`) is drawn with what it shows already for a chunk without
 text, except before the first text, where the Chat loop draws the cursor alone: an unsafe fix
-too, that draws only when text arrives. So is a print of a text that may be None
+too, that draws only when text arrives. A notebook's output made with `handle =
+display(Markdown(""), display_id=True)` and drawn once per chunk with
+`update_display(Markdown(text), display_id=handle.display_id)` or `handle.update(Markdown(text))`
+(or `HTML`, `Latex`, `Pretty`) is drawn the same way; when what it draws is the empty object it
+was made with, before the first text too (a name holding `""` before the loop, only added to), the
+fix is safe. A name the text was added to, rewritten from itself with string methods given
+constants (`text = text.replace("```", "")`), is rewritten again for a chunk without text: safe
+for one `strip`, `lstrip` or `rstrip` of a name holding `""` before the loop (a text it made
+comes back the same), an unsafe fix otherwise (removing `markdown` from "``markdown`" makes a
+"```" that a second run removes). So is a print of a text that may be None
 (`print(chunk.choices[0].delta.content, end="")`), which prints `None` for the last chunk of a
 Chat stream, where a Responses stream has no text event to print. A container (`st.container()`), which adds an element
 at each draw, or a draw of anything else keeps the call as it is.

@@ -1,0 +1,1 @@
+"""A stand-in for the part of IPython the program uses (see `display`)."""
