@@ -28,6 +28,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 import libcst as cst
 
 from migrator.analysis import CallSite, ModuleAnalysis
+from migrator.rules._gradio import yields_shown_in_place
 from migrator.rules._stream_failures import events_of, helper_needs
 from migrator.semantic.branches import truth_where
 from migrator.semantic.flow import CALL, ResultUse
@@ -388,7 +389,7 @@ class ChunkLoop:
                 f"`{code}` would also yield an empty text {NO_TEXT_CHUNKS}",
                 unsafe=Rewrite(note=f"`{code}` no longer yields an empty text for the chunks without one", elsewhere=(rewrite, *rewrite.more)),
             )
-        if self.repeats:
+        if self.repeats and not self._yields_shown_in_place():
             code = one_line(code_of(self.repeats[0]))
             return Block(
                 f"`{code}` would also yield the same text again {NO_TEXT_CHUNKS}",
@@ -923,6 +924,13 @@ class ChunkLoop:
         text = shown.args[0].value
         before = self._bound_before_the_loop(text) if isinstance(text, cst.Name) else None
         return bool(before) and all(_is_empty_string(_assigned_value(binding, self.analysis)) for binding in before)
+
+    def _yields_shown_in_place(self) -> bool:
+        """Is the generator the loop is in used only where each value it yields is shown in place
+        of the one before (a Gradio app's function)? Then the text so far yielded again for a
+        chunk without text shows what is shown already."""
+        function = self.analysis.nodes.enclosing(self.loop, (cst.FunctionDef, cst.Lambda))
+        return isinstance(function, cst.FunctionDef) and yields_shown_in_place(function, self.analysis)
 
     def _rewrites_to_itself(self, statement: cst.Assign) -> bool:
         """Does ``text = text.strip()`` give back the text it is given, for every chunk without

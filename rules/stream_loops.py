@@ -102,7 +102,14 @@ empty text for those chunks, which a Responses stream does not: the generator's 
 one item less. So does a statement yielding a name the text was just added to (`partial = partial
 + text`, then `yield partial`, as a chat UI's generator does), or the texts joined of a list it
 was just appended to (`yield "".join(parts)`): the consumer gets the same text once more on Chat. Those fixes are unsafe: with `--unsafe-fixes` the call migrates with a
-`# migrator:` comment above it; else it is reported.
+`# migrator:` comment above it; else it is reported. Except where every use of the generator shows
+each value in place of the one before, so that the same text again shows what is shown already:
+it is given to a Gradio app (`gr.Interface(fn=...)`, `gr.ChatInterface(fn=...)`) or to a Gradio
+component's event (`button.click(fn, ...)`), or yielded from (`yield from stream_gpt(prompt)`, or
+a name bound to that call) by a generator used only so, and no other module imports it. The
+text so far yielded again is then safe; Chat's first chunk yields `""` before the first text,
+which a Responses stream skips. A generator yielding each delta is not: Chat's last chunk would
+leave the output empty.
 Streamlit's `write_stream` shows each Chat chunk's `delta.content or ""`, skips empty texts, and
 returns the whole text; given the text deltas, it shows and returns the same. A Streamlit
 placeholder (`placeholder = st.empty()`) drawn once per chunk with names the text is added to,
