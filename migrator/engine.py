@@ -74,6 +74,11 @@ def _migrated(source: bytes, options: Options, facts: ProjectFacts) -> SourceRes
     from migrator.rewrite import apply_plans
 
     module = cst.parse_module(source)
+    if not source.startswith(module.bytes):
+        # LibCST prints some runs of blank lines at the end of a file with a line less (after an
+        # indented block, with spaces on the last): the code is parsed without them, which are
+        # put back at the end of what it prints.
+        module = cst.parse_module(_without_blank_end(source))
     analysis = ModuleAnalysis(module, options, source, facts)
     plan = plan_module(analysis, options)
     output = _checked_output(source, module, apply_plans(module, plan.sites, options, plan.fixes)) if plan.sites or plan.fixes else source
@@ -140,17 +145,27 @@ def _refuse_deep_nesting(source: bytes) -> None:
             depth -= 1
 
 
+def _without_blank_end(source: bytes) -> bytes:
+    """``source`` without the lines holding only white space at its end."""
+    code = source.rstrip(b" \t\f\r\n")
+    line_end = min((at for at in (source.find(b"\n", len(code)), source.find(b"\r", len(code))) if at != -1), default=len(source))
+    if source[line_end : line_end + 2] == b"\r\n":
+        line_end += 1
+    return source[: line_end + 1]
+
+
 def _checked_output(source: bytes, before: cst.Module, after: cst.Module) -> bytes:
     """The bytes of the migrated module ``after``, once they are known to parse.
 
-    LibCST prints a module whose last line ends in a lone carriage return without it: what it
-    drops from the end of ``before`` is put back at the end of ``after``.
+    LibCST prints a module whose last line ends in a lone carriage return without it, and some
+    modules are parsed without the blank lines at their end (``_migrated``): what ``before``
+    lacks of the end of ``source``, white space only, is put back at the end of ``after``.
     """
     import libcst as cst
 
     printed = before.bytes
     dropped = source[len(printed) :]
-    if not source.startswith(printed) or dropped.strip(b"\r"):
+    if not source.startswith(printed) or dropped.strip(b" \t\f\r\n"):
         raise RewriteError("LibCST does not print this file back byte for byte")
     output = after.bytes + dropped
     try:

@@ -187,6 +187,16 @@ def test_a_file_ending_in_a_lone_cr_keeps_it():
     assert migrated(source).endswith(b"print(resp.output_text)\r")
 
 
+@pytest.mark.parametrize(
+    "newline, end", [(b"\n", b"\n\n   \n"), (b"\n", b"\n\n   "), (b"\r\n", b"\r\n\r\n  \t\r\n")], ids=["spaces-line", "spaces-unended", "crlf"]
+)
+def test_blank_lines_libcst_prints_with_a_line_less_stay(newline, end):
+    # After an indented block, LibCST prints some runs of blank lines ending a file with a line
+    # less: the engine parses the code without them and puts them back.
+    source = program(f"for _ in range(2):\n    resp = {CALL.decode()}\n    print({READ.decode()})").replace(b"\n", newline) + end
+    assert migrated(source) == swapped(source)
+
+
 def test_mixed_line_endings_stay_line_by_line():
     source = (
         b"from openai import OpenAI\r\n"
