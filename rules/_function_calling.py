@@ -70,7 +70,18 @@ def flat_tool(tool: cst.BaseExpression) -> Union[cst.Dict, Block]:
 
 def flat_legacy_function(function: cst.BaseExpression) -> Union[cst.Dict, Block]:
     """A legacy ``functions=`` item ``{"name", ...}`` -> ``{"type": "function", "name", ...}``."""
-    entries = _function_entries(function, LEGACY_FUNCTION_KEYS)
+    return _typed_function(function, LEGACY_FUNCTION_KEYS)
+
+
+def flat_function(function: cst.BaseExpression) -> Union[cst.Dict, Block]:
+    """A tool's ``function`` (``{"name", ..., "strict"}``) -> the flat tool ``{"type": "function", "name", ...}``."""
+    return _typed_function(function, FUNCTION_KEYS)
+
+
+def _typed_function(function: cst.BaseExpression, keys: frozenset) -> Union[cst.Dict, Block]:
+    """``function``, its keys among ``keys``, with ``"type": "function"`` first and Chat's
+    ``strict`` default last when it does not say."""
+    entries = _function_entries(function, keys)
     if isinstance(entries, Block):
         return entries
     assert isinstance(function, cst.Dict)

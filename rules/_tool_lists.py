@@ -17,9 +17,9 @@ import libcst as cst
 from migrator.analysis import CallSite, ModuleAnalysis
 from migrator.semantic.bindings import Definition
 from migrator.rules._built_lists import returned_list
-from migrator.rules._function_calling import flat_legacy_function, flat_tool
+from migrator.rules._function_calling import flat_function, flat_legacy_function, flat_tool
 from migrator.rule import Block, Import, UseRewrite
-from migrator.shapes import code_of, one_line
+from migrator.shapes import code_of, dict_entries, literal_string, one_line
 
 CHAT_HELPER = "pydantic_function_tool"
 RESPONSES_HELPER = "pydantic_responses_function_tool"
@@ -133,10 +133,22 @@ def _flat_list(kind: ToolList, tools: cst.CSTNode) -> cst.List:
     assert isinstance(tools, cst.List)
     elements = []
     for element in tools.elements:
-        if isinstance(element.value, cst.Dict):
+        held = function_held_in_a_name(element.value) if kind is TOOLS else None
+        if held is not None:
+            element = element.with_changes(value=held)
+        elif isinstance(element.value, cst.Dict):
             element = element.with_changes(value=_checked(kind.flatten(element.value)))
         elements.append(element)
     return tools.with_changes(elements=elements)
+
+
+def function_held_in_a_name(entry: cst.BaseExpression) -> Optional[cst.Name]:
+    """``price_function`` for the tool ``{"type": "function", "function": price_function}``."""
+    entries = dict_entries(entry)
+    if entries is None or set(entries) != {"type", "function"} or literal_string(entries["type"].value) != "function":
+        return None
+    function = entries["function"].value
+    return function if isinstance(function, cst.Name) else None
 
 
 def _checked(flat: Union[cst.Dict, Block]) -> cst.Dict:
@@ -160,6 +172,17 @@ def _entries_elsewhere(kind: ToolList, tools: cst.List, site: CallSite) -> Union
 def _entry_elsewhere(kind: ToolList, entry: cst.BaseExpression, site: CallSite) -> Union[Tuple[UseRewrite, ...], Block]:
     """What one entry needs: nothing (a dict literal, made flat with its list), the rename of a
     Pydantic helper, or the rewrite of the dict literal a name holds."""
+    held = function_held_in_a_name(entry) if kind is TOOLS else None
+    if held is not None:
+        # ``{"type": "function", "function": price_function}``: the definition of the function
+        # becomes the flat tool (as a legacy function is), and the entry its name.
+        definition = _read_only_here(kind, held, site)
+        if isinstance(definition, Block):
+            return definition
+        flat = flat_function(definition.value)
+        if isinstance(flat, Block):
+            return flat
+        return (UseRewrite(target=definition.value, build=lambda node: _checked(flat_function(node))),)  # type: ignore[arg-type]
     if isinstance(entry, cst.Dict):
         flat = kind.flatten(entry)
         return flat if isinstance(flat, Block) else ()
@@ -261,6 +284,15 @@ def _feeds_migrated_calls(kind: ToolList, read: cst.CSTNode, site: CallSite, cal
     if isinstance(parent, cst.Arg):
         return parent.keyword is not None and parent.keyword.value == kind.keyword and analysis.nodes.parents.get(parent) in calls
     holder: Optional[cst.CSTNode] = parent  # ``tools = get_tools()``: the name's reads are what it feeds
+    if isinstance(parent, cst.DictElement) and kind is TOOLS:
+        tool = analysis.nodes.parents.get(parent)  # ``{"type": "function", "function": read}``
+        element = analysis.nodes.parents.get(tool)
+        return (
+            isinstance(tool, cst.Dict)
+            and function_held_in_a_name(tool) is read
+            and isinstance(element, cst.Element)
+            and _feeds_migrated_calls(kind, tool, site, calls, seen)
+        )
     if isinstance(parent, cst.Element):
         entries = analysis.nodes.parents.get(parent)
         holder = analysis.nodes.parents.get(entries)

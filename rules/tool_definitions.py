@@ -9,7 +9,9 @@ shape.
 
 The definitions are rewritten where they are: inline in the call, or in a list or dict literal
 held in a name (at module level, in a function, as a class attribute), including a tool list
-built from separate dict variables, and in the list literals every construction of a class
+built from separate dict variables or from tools whose function is held in a name (`{"type":
+"function", "function": price_function}`: the dict literal `price_function` holds becomes the flat
+tool, and the list names it, when nothing else reads it), and in the list literals every construction of a class
 gives its `__init__` when it keeps the parameter as the attribute sent (`self.tools = tools`)
 and reads it nowhere else.
 
