@@ -277,6 +277,8 @@ class ModuleAnalysis:
         self.flow = ValueFlow(
             module, self.nodes, self.bindings, self.imports, same_kind=legacy_call_result,
             foreign=lambda expr: is_openai_client(expr, self),
+            # A Response has no message object: a function given one is given the response.
+            parts_passed_whole=(("choices", 0, "message"),),
         )
         self._request_dicts: Dict[cst.Call, Union[BuiltDict, UnseenDict, None]] = {}
 

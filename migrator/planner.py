@@ -622,6 +622,8 @@ def _plan_uses(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnalysis)
     plan.exported_functions = trace.exported_functions
     plan.exported_parameters = trace.exported_parameters
     plan.co_bound = trace.co_bound
+    for part in trace.passed_parts:  # the function is given the result, and reads the part of it
+        plan.use_rewrites.append((plan.rule, part.replace(len(part.path), "{base}")))
     pending = [(use, site) for use in uses]
     through_aliases: List[Tuple[ResultUse, Optional[Tuple[str, Union[UseRewrite, Block]]]]] = []  # reads of a name the trace inlines
     while pending:

@@ -718,7 +718,12 @@ def _add_elements(history: _History, value: cst.BaseExpression, analysis: Module
     """The elements of the list literal ``value`` (written in ``written_in`` when that is not
     the history), and of the lists it unpacks that the tool can see (``[*DEFAULT_MESSAGES, ...]``)."""
     if not isinstance(value, cst.List):
-        history.unknown.append(value)
+        returned = _returned_by_a_helper(value, analysis)
+        if returned is None:
+            history.unknown.append(value)
+            return
+        history.additions.extend(returned.additions)
+        history.unknown.extend(returned.unknown)
         return
     for element in value.elements:
         if not isinstance(element, cst.StarredElement):
@@ -729,6 +734,38 @@ def _add_elements(history: _History, value: cst.BaseExpression, analysis: Module
             history.unknown.append(element.value)
         else:
             _add_elements(history, unpacked.literals[0], analysis, written_in=unpacked.source)
+
+
+def _returned_by_a_helper(value: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[_History]:
+    """What the list ``value`` holds when it is made by a function of the module called only
+    there (``handle_tool_calls(message)``, or a name bound to that call and read only there) that
+    builds a new list each call and returns it (``results = []``, ``results.append({...})``,
+    ``return results``): the messages added to it are written for this history alone."""
+    call = value
+    if isinstance(value, cst.Name):
+        bindings = analysis.bindings.reaching(value)
+        call = _bound_value(bindings[0].node, analysis) if len(bindings) == 1 and getattr(bindings[0], "node", None) is not None else None
+        if call is None or analysis.bindings.reads_of(bindings[0]) != [value]:
+            return None
+    if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Name):
+        return None
+    function = analysis.flow.function_called(call)
+    if function is None or function.decorators or analysis.nodes.is_generator(function) or analysis.flow.callers(function) != [call]:
+        return None
+    returns = analysis.nodes.returns_of(function)
+    if not returns or not all(isinstance(each.value, cst.Name) for each in returns):
+        return None
+    built = _History([], [], [], [])
+    for each in returns:
+        held = _follow(each.value, analysis)
+        if held is None or held.feeders or any(read not in [r.value for r in returns] for read in held.other_reads):
+            return None
+        sources = analysis.bindings.value_sources(each.value)
+        if not all(analysis.nodes.within(getattr(source, "node", None), function) for source in sources):
+            return None  # a list kept outside the function: other code may read it
+        built.additions.extend(held.additions)
+        built.unknown.extend(held.unknown)
+    return built
 
 
 def _add_message(history: _History, message: cst.BaseExpression, context: cst.CSTNode, analysis: ModuleAnalysis, written_in: Optional[str]) -> None:

@@ -473,3 +473,51 @@ def test_a_branch_knows_what_a_condition_read_before_it_was(source, expected):
     calls = {c.func.value: c for c in analysis.nodes.nodes_of(cst.Call) if isinstance(c.func, cst.Name)}
     condition = calls["send"].args[0].value
     assert truth_where(analysis.nodes, analysis.bindings, condition, calls["here"]) is expected
+
+
+def _flow(source: str, kind: str = "make"):
+    """A value flow over ``source``, following the values calls of ``kind()`` make."""
+    from migrator.semantic.bindings import Bindings
+    from migrator.semantic.flow import ValueFlow
+    from migrator.semantic.imports import Imports
+    from migrator.semantic.nodes import Nodes
+
+    module = cst.parse_module(textwrap.dedent(source))
+    nodes = Nodes(module, module.bytes)
+    bindings = Bindings(module, nodes)
+    same_kind = lambda expr: expr if isinstance(expr, cst.Call) and is_name(expr.func, kind) else None  # noqa: E731
+    flow = ValueFlow(module, nodes, bindings, Imports(nodes, bindings), same_kind=same_kind, parts_passed_whole=(("part",),))
+    made = next(node for node in nodes.nodes_of(cst.Call) if same_kind(node) is not None)
+    return module, flow.trace_result(made)
+
+
+def test_a_part_passed_to_a_function_called_only_there_is_followed_as_the_whole_value():
+    module, trace = _flow(
+        """
+        def show(piece):
+            print(piece.text)
+
+        value = make()
+        alias = value.part
+        show(alias)
+        """
+    )
+    assert [module.code_for_node(use.outer) for use in trace.passed_parts] == ["alias"]
+    (read,) = trace.uses
+    assert read.path == ("part", "text") and read.alias_depth == 1 and module.code_for_node(read.base) == "piece"
+    assert not trace.escapes
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "def show(piece):\n    print(piece.text)\n\nvalue = make()\nshow(value.part)\nshow(other.part)\n",  # called twice
+        "def show(piece: Part):\n    print(piece.text)\n\nvalue = make()\nshow(value.part)\n",  # typed as the part
+        "def show(piece):\n    print(piece.text)\n\nvalue = make()\nshow(value.other)\n",  # not a part passed whole
+    ],
+    ids=["called-twice", "annotated", "other-part"],
+)
+def test_a_part_is_not_followed_where_the_function_may_be_given_something_else(source):
+    module, trace = _flow(source)
+    assert not trace.passed_parts
+    assert [module.code_for_node(use.outer) for use in trace.uses] == [next(code for code in ("value.part", "value.other") if code in source)]

@@ -111,6 +111,9 @@ class ResultTrace:
     aliases: List[cst.SimpleStatementLine] = field(default_factory=list)
     # Other legacy calls whose results the same names may hold: they migrate together.
     co_bound: List[cst.Call] = field(default_factory=list)
+    # Parts of the result passed to a function of the module whose parameter is followed as
+    # holding the whole result (``handle(resp.choices[0].message)``): each must pass the result.
+    passed_parts: List[ResultUse] = field(default_factory=list)
 
 
 # Decorators that call the function with the arguments given and return what it returns: the
@@ -164,6 +167,7 @@ class ValueFlow:
         imports: Imports,
         same_kind: Callable[[cst.BaseExpression], Optional[cst.Call]],
         foreign: Callable[[cst.BaseExpression], bool] = lambda expr: False,
+        parts_passed_whole: Tuple[Tuple[PathSegment, ...], ...] = (),
     ) -> None:
         self.module = module
         self.nodes = nodes
@@ -171,6 +175,9 @@ class ValueFlow:
         self.imports = imports
         self.same_kind = same_kind
         self.foreign = foreign
+        # The parts of a value that, given to a function of the module, are followed there as
+        # the value itself (the function is given the value, and reads the part of it).
+        self.parts_passed_whole = parts_passed_whole
         self._asking: Set[Tuple[int, int]] = set()
 
     def trace_result(self, value: cst.BaseExpression) -> ResultTrace:
@@ -325,7 +332,9 @@ class ValueFlow:
             elif not use.path and self._trace_argument(use, trace, visited):
                 pass
             elif alias is not None:
-                self._trace_alias(use, alias, trace)
+                self._trace_alias(use, alias, trace, visited)
+            elif self._trace_part_argument(use, trace, visited):
+                pass
             else:
                 trace.uses.append(use)
 
@@ -440,7 +449,7 @@ class ValueFlow:
         around = self.nodes.enclosing(node, (cst.Try, cst.TryStar, cst.With, cst.FunctionDef, cst.Lambda))
         return not isinstance(around, (cst.Try, cst.TryStar, cst.With))
 
-    def _trace_alias(self, use: ResultUse, line: cst.SimpleStatementLine, trace: ResultTrace) -> None:
+    def _trace_alias(self, use: ResultUse, line: cst.SimpleStatementLine, trace: ResultTrace, visited: Set[int]) -> None:
         """Every read of the alias ``line`` binds is a use of the result, through the alias."""
         assert isinstance(use.parent, cst.Assign) and isinstance(use.parent.targets[0].target, cst.Name)
         alias = use.parent.targets[0].target
@@ -467,8 +476,8 @@ class ValueFlow:
             )
             nested = self._alias_statement(read, use.parent, assignment) if read.path else None
             if nested is not None:  # ``calls = message.tool_calls`` after ``message = ...``
-                self._trace_alias(through, nested, trace)
-            else:
+                self._trace_alias(through, nested, trace, visited)
+            elif not self._trace_part_argument(through, trace, visited):
                 trace.uses.append(through)
 
     def _trace_argument(self, use: ResultUse, trace: ResultTrace, visited: Set[int]) -> bool:
@@ -497,6 +506,51 @@ class ValueFlow:
         if parameter.annotation is not None:
             trace.annotations.append(parameter.annotation)
         self._trace_target(parameter.name, parameter, trace, visited)
+        return True
+
+    def _trace_part_argument(self, use: ResultUse, trace: ResultTrace, visited: Set[int]) -> bool:
+        """A part of the result (one of ``parts_passed_whole``) passed to a function of this module
+        that only this call calls: the function is given the result instead, and its parameter is
+        followed as holding it, its reads reading the part (``handle(message)`` after ``message =
+        resp.choices[0].message``: ``message.tool_calls`` in ``handle`` reads
+        ``resp.choices[0].message.tool_calls``). False when it cannot be followed."""
+        arg, call = use.parent, use.grandparent
+        if use.path not in self.parts_passed_whole or not (isinstance(arg, cst.Arg) and isinstance(call, cst.Call)):
+            return False
+        function = self.function_called(call)
+        if function is None or not self.passes_values_through(function) or id(function) in visited:
+            return False
+        parameter = _parameter_for(function, call, arg)
+        if parameter is None or self.callers(function) != [call]:
+            return False
+        assignment = self.bindings.assignment_of(parameter, parameter.name.value)
+        if assignment is None or parameter.annotation is not None:
+            return False
+        visited.add(id(function))
+        trace.passed_parts.append(use)
+        exported = self.exported_name(function)
+        if exported is not None:
+            trace.exported_parameters.append(exported)
+        depth = len(use.path)
+        for node in self.bindings.reads_of(assignment):
+            if any(other is not assignment for other in self.bindings.reaching(node)):
+                trace.escapes.append(Escape(f"`{parameter.name.value}` may also hold a value assigned elsewhere", self.nodes.positions[node]))
+                continue
+            read = self._use_from(node)
+            if not read.path and isinstance(read.parent, cst.Del):
+                continue
+            # The parameter now holds the result: it stands for the part, as an alias would,
+            # and a read through it reads the part of the parameter.
+            trace.uses.append(ResultUse(
+                base=node,
+                path=use.path + read.path,
+                chain=(node,) * depth + read.chain,
+                parent=read.parent,
+                grandparent=read.grandparent,
+                position=read.position,
+                code=read.code,
+                alias_depth=depth,
+            ))
         return True
 
     def function_called(self, call: cst.Call) -> Optional[cst.FunctionDef]:
