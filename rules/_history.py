@@ -741,17 +741,15 @@ def _returned_by_a_helper(value: cst.BaseExpression, analysis: ModuleAnalysis) -
     there (``handle_tool_calls(message)``, or a name bound to that call and read only there) that
     builds a new list each call and returns it (``results = []``, ``results.append({...})``,
     ``return results``): the messages added to it are written for this history alone."""
-    call = value
-    if isinstance(value, cst.Name):
-        bindings = analysis.bindings.reaching(value)
-        call = _bound_value(bindings[0].node, analysis) if len(bindings) == 1 and getattr(bindings[0], "node", None) is not None else None
-        if call is None or analysis.bindings.reads_of(bindings[0]) != [value]:
-            return None
-    if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Name):
+    call = _helper_call_extended(value, analysis)
+    if call is None:
         return None
     function = analysis.flow.function_called(call)
-    if function is None or function.decorators or analysis.nodes.is_generator(function) or analysis.flow.callers(function) != [call]:
+    callers = analysis.flow.callers(function) if function is not None else None
+    if function is None or function.decorators or analysis.nodes.is_generator(function) or callers is None:
         return None
+    if not all(other is call or _extends_a_sent_history(other, analysis) for other in callers):
+        return None  # what another call of it returns goes elsewhere, where it stays a Chat message
     returns = analysis.nodes.returns_of(function)
     if not returns or not all(isinstance(each.value, cst.Name) for each in returns):
         return None
@@ -766,6 +764,41 @@ def _returned_by_a_helper(value: cst.BaseExpression, analysis: ModuleAnalysis) -
         built.additions.extend(held.additions)
         built.unknown.extend(held.unknown)
     return built
+
+
+def _helper_call_extended(value: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[cst.Call]:
+    """The call ``value`` is (``history.extend(helper(...))``), or the one a name it reads is
+    bound to and read only there (``results = helper(...)``, then ``history.extend(results)``)."""
+    if isinstance(value, cst.Name):
+        bindings = analysis.bindings.reaching(value)
+        if len(bindings) != 1 or getattr(bindings[0], "node", None) is None or analysis.bindings.reads_of(bindings[0]) != [value]:
+            return None
+        value = _bound_value(bindings[0].node, analysis)
+    return value if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) else None
+
+
+def _extends_a_sent_history(call: cst.Call, analysis: ModuleAnalysis) -> bool:
+    """Does what ``call`` returns go only into ``history.extend(...)`` of a list some call sends
+    as its ``messages``? Then the plan of that call rewrites what the helper writes too, and
+    the calls sharing it migrate together or not at all."""
+    parent = analysis.nodes.parents.get(call)
+    value: cst.BaseExpression = call
+    if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
+        target = parent.targets[0].target
+        binding = analysis.bindings.assignment_of(target, target.value)
+        reads = analysis.bindings.reads_of(binding) if binding is not None else []
+        if len(reads) != 1:
+            return False
+        value = reads[0]
+    arg = analysis.nodes.parents.get(value)
+    extend = analysis.nodes.parents.get(arg)
+    if not (isinstance(arg, cst.Arg) and _is_method_call(extend, "extend", analysis) and _helper_call_extended(value, analysis) is call):
+        return False
+    history = extend.func.value  # type: ignore[union-attr]
+    if not isinstance(history, cst.Name):
+        return False
+    reads = [read for binding in analysis.bindings.value_sources(history) for read in analysis.bindings.reads_of(binding)]
+    return any(_feeder(read, analysis) is not None for read in reads)
 
 
 def _add_message(history: _History, message: cst.BaseExpression, context: cst.CSTNode, analysis: ModuleAnalysis, written_in: Optional[str]) -> None:

@@ -12,8 +12,9 @@ Rewrites the conversation a tool-calling loop sends back, so that it holds Respo
 The history may be written inline in `messages=[...]`, or kept in a list variable that the
 call sends (`messages=history`, or `[..., *history]`) and that is built in the same module with
 `append`, `extend` and `+=` (of messages written there, or of the list a function of the module
-called only there builds anew at each call and returns: `messages.extend(handle_tool_calls(message))`,
-whose tool results are rewritten in the function), or in an attribute of an agent class (`messages=self.messages`)
+builds anew at each call and returns: `messages.extend(handle_tool_calls(message))`, whose tool
+results are rewritten in the function when every call of it extends a history some call sends,
+all those calls then migrating together), or in an attribute of an agent class (`messages=self.messages`)
 that its methods bind only to list literals and reach only through their `self`, when nothing
 else in the module reads an attribute of that name and no other module imports the class.
 

@@ -40,10 +40,11 @@ decorator told what to record by constants: langsmith's `traceable`, langfuse's 
 `weave.op`, `logfire.instrument`, opik's `track`, `mlflow.trace`, langtrace's
 `with_langtrace_root_span`; a function given to one may read the result), `await`, and the raw response of
 `with_raw_response` (its `.parse()` and its HTTP metadata). The model's message
-(`resp.choices[0].message`, or a name holding it) given to a function of the module that only
-that call calls, whose parameter is not annotated, is followed there as the response: the
-function is given the response, and its reads of the message become reads of the response
-(`message.tool_calls` in `handle_tool_calls(message)` reads the response's function calls). Where other modules import a
+(`resp.choices[0].message`, or a name holding it) given to a function of the module whose
+every call gives it the message of a Chat call, and whose parameter is not annotated, is
+followed there as the response: the function is given the response, and its reads of the
+message become reads of the response (`message.tool_calls` in `handle_tool_calls(message)`
+reads the response's function calls); the calls giving it messages migrate together. Where other modules import a
 function is looked up in the whole project the file belongs to (the folder up from it with a
 `pyproject.toml` or `.git`), not only in the paths given. A function whose importers all read
 what it returns by reads the rules map, in files among the paths given, takes them along: the

@@ -521,13 +521,18 @@ class ValueFlow:
         if function is None or not self.passes_values_through(function) or id(function) in visited:
             return False
         parameter = _parameter_for(function, call, arg)
-        if parameter is None or self.callers(function) != [call]:
+        callers = self.callers(function)
+        if parameter is None or callers is None:
+            return False
+        passed_too = [self._parts_passed(function, parameter, other, use.path) for other in callers if other is not call]
+        if None in passed_too:
             return False
         assignment = self.bindings.assignment_of(parameter, parameter.name.value)
         if assignment is None or parameter.annotation is not None:
             return False
         visited.add(id(function))
         trace.passed_parts.append(use)
+        trace.co_bound.extend(made for calls in passed_too for made in calls or ())
         exported = self.exported_name(function)
         if exported is not None:
             trace.exported_parameters.append(exported)
@@ -552,6 +557,28 @@ class ValueFlow:
                 alias_depth=depth,
             ))
         return True
+
+    def _parts_passed(self, function: cst.FunctionDef, parameter: cst.Param, call: cst.Call, path: Tuple[PathSegment, ...]) -> Optional[List[cst.Call]]:
+        """The legacy calls whose results' part at ``path`` ``call`` gives ``function`` as
+        ``parameter`` (``handle(resp.choices[0].message)``, or a name bound to that part only);
+        None when it may give anything else."""
+        value = self.passed(function, call, parameter)
+        parts = [value] if not isinstance(value, cst.Name) else [self._bound_part(binding) for binding in self.bindings.reaching(value)]
+        made: List[cst.Call] = []
+        for part in parts:
+            root, reached = _root_of(part) if part is not None else (None, ())
+            if root is None or reached != path:
+                return None
+            calls = [self.same_kind(root)] if not isinstance(root, cst.Name) else [self._assigned_call(binding) for binding in self.bindings.reaching(root)]
+            if not calls or None in calls:
+                return None
+            made.extend(calls)  # type: ignore[arg-type]
+        return made or None
+
+    def _bound_part(self, binding) -> Optional[cst.BaseExpression]:
+        """The value of ``name = value`` for the binding of ``name``; None for any other binding."""
+        parent = self.nodes.parents.get(getattr(binding, "node", None))
+        return self.nodes.parents[parent].value if isinstance(parent, cst.AssignTarget) else None
 
     def function_called(self, call: cst.Call) -> Optional[cst.FunctionDef]:
         """The function of this module ``call`` calls: by its name, or ``self.NAME`` in a method."""
@@ -847,6 +874,21 @@ def _parameter_for(function: cst.FunctionDef, call: cst.Call, arg: cst.Arg, boun
         positional = positional[1:]  # ``self.method(x)``, ``Class(x)``: ``self`` is bound already
     index = [a for a in call.args if a.keyword is None].index(arg)
     return positional[index] if index < len(positional) else None
+
+
+def _root_of(node: cst.BaseExpression) -> Tuple[cst.BaseExpression, Tuple[PathSegment, ...]]:
+    """What ``node`` reads into, and the path it reads: ``resp.choices[0].message`` ->
+    (``resp``, ("choices", 0, "message"))."""
+    path: List[PathSegment] = []
+    while True:
+        if isinstance(node, cst.Attribute):
+            path.insert(0, node.attr.value)
+            node = node.value
+        elif isinstance(node, cst.Subscript) and constant_index(node) is not None:
+            path.insert(0, constant_index(node))  # type: ignore[arg-type]
+            node = node.value
+        else:
+            return node, tuple(path)
 
 
 def constant_index(subscript: cst.Subscript) -> Optional[PathSegment]:
