@@ -485,57 +485,34 @@ class ValueFlow:
         this module: its parameter is followed instead (a generator reading a stream, say). Other
         calls of the function must pass that parameter the result of a legacy call too: those
         calls migrate with this one. False when it cannot be followed."""
-        arg, call = use.parent, use.grandparent
-        if not (isinstance(arg, cst.Arg) and isinstance(call, cst.Call)):
+        given = self._parameter_given(use, self._results_passed, visited)
+        if given is None:
             return False
-        function = self.function_called(call)
-        if function is None or not self.passes_values_through(function) or id(function) in visited:
-            return False
-        parameter = _parameter_for(function, call, arg)
-        callers = self.callers(function)
-        if parameter is None or callers is None:
-            return False
-        passed_too = [self._results_passed(function, parameter, other) for other in callers if other is not call]
-        if None in passed_too:
-            return False
-        visited.add(id(function))
-        trace.co_bound.extend(call for calls in passed_too for call in calls or ())
-        exported = self.exported_name(function)
-        if exported is not None:
-            trace.exported_parameters.append(exported)
+        function, parameter, others = given
+        self._enter(function, others, trace, visited)
         if parameter.annotation is not None:
             trace.annotations.append(parameter.annotation)
         self._trace_target(parameter.name, parameter, trace, visited)
         return True
 
     def _trace_part_argument(self, use: ResultUse, trace: ResultTrace, visited: Set[int]) -> bool:
-        """A part of the result (one of ``parts_passed_whole``) passed to a function of this module
-        that only this call calls: the function is given the result instead, and its parameter is
-        followed as holding it, its reads reading the part (``handle(message)`` after ``message =
-        resp.choices[0].message``: ``message.tool_calls`` in ``handle`` reads
-        ``resp.choices[0].message.tool_calls``). False when it cannot be followed."""
-        arg, call = use.parent, use.grandparent
-        if use.path not in self.parts_passed_whole or not (isinstance(arg, cst.Arg) and isinstance(call, cst.Call)):
+        """A part of the result (one of ``parts_passed_whole``) passed to a function of this
+        module, whose other calls pass it the same part of a legacy call's result: the function
+        is given the result instead, and its parameter is followed as holding it, its reads
+        reading the part (``handle(message)`` after ``message = resp.choices[0].message``:
+        ``message.tool_calls`` in ``handle`` reads ``resp.choices[0].message.tool_calls``). False
+        when it cannot be followed, or the parameter is annotated (with the part's type)."""
+        if use.path not in self.parts_passed_whole:
             return False
-        function = self.function_called(call)
-        if function is None or not self.passes_values_through(function) or id(function) in visited:
+        given = self._parameter_given(use, lambda function, parameter, call: self._parts_passed(function, parameter, call, use.path), visited)
+        if given is None:
             return False
-        parameter = _parameter_for(function, call, arg)
-        callers = self.callers(function)
-        if parameter is None or callers is None:
-            return False
-        passed_too = [self._parts_passed(function, parameter, other, use.path) for other in callers if other is not call]
-        if None in passed_too:
-            return False
+        function, parameter, others = given
         assignment = self.bindings.assignment_of(parameter, parameter.name.value)
         if assignment is None or parameter.annotation is not None:
             return False
-        visited.add(id(function))
+        self._enter(function, others, trace, visited)
         trace.passed_parts.append(use)
-        trace.co_bound.extend(made for calls in passed_too for made in calls or ())
-        exported = self.exported_name(function)
-        if exported is not None:
-            trace.exported_parameters.append(exported)
         depth = len(use.path)
         for node in self.bindings.reads_of(assignment):
             if any(other is not assignment for other in self.bindings.reaching(node)):
@@ -563,7 +540,7 @@ class ValueFlow:
         ``parameter`` (``handle(resp.choices[0].message)``, or a name bound to that part only);
         None when it may give anything else."""
         value = self.passed(function, call, parameter)
-        parts = [value] if not isinstance(value, cst.Name) else [self._bound_part(binding) for binding in self.bindings.reaching(value)]
+        parts = [value] if not isinstance(value, cst.Name) else [self._assigned_value(binding) for binding in self.bindings.reaching(value)]
         made: List[cst.Call] = []
         for part in parts:
             root, reached = _root_of(part) if part is not None else (None, ())
@@ -575,10 +552,43 @@ class ValueFlow:
             made.extend(calls)  # type: ignore[arg-type]
         return made or None
 
-    def _bound_part(self, binding) -> Optional[cst.BaseExpression]:
+    def _assigned_value(self, binding) -> Optional[cst.BaseExpression]:
         """The value of ``name = value`` for the binding of ``name``; None for any other binding."""
         parent = self.nodes.parents.get(getattr(binding, "node", None))
         return self.nodes.parents[parent].value if isinstance(parent, cst.AssignTarget) else None
+
+    def _parameter_given(
+        self,
+        use: ResultUse,
+        passed: Callable[[cst.FunctionDef, cst.Param, cst.Call], Optional[List[cst.Call]]],
+        visited: Set[int],
+    ) -> Optional[Tuple[cst.FunctionDef, cst.Param, List[cst.Call]]]:
+        """The function of this module (not entered yet) that ``use`` is an argument of, the
+        parameter it binds, and the legacy calls whose values the function's other calls give
+        that parameter (``passed`` says, for each); None when it cannot be followed."""
+        arg, call = use.parent, use.grandparent
+        if not (isinstance(arg, cst.Arg) and isinstance(call, cst.Call)):
+            return None
+        function = self.function_called(call)
+        if function is None or not self.passes_values_through(function) or id(function) in visited:
+            return None
+        parameter = _parameter_for(function, call, arg)
+        callers = self.callers(function)
+        if parameter is None or callers is None:
+            return None
+        passed_too = [passed(function, parameter, other) for other in callers if other is not call]
+        if None in passed_too:
+            return None
+        return function, parameter, [made for calls in passed_too for made in calls or ()]
+
+    def _enter(self, function: cst.FunctionDef, others: List[cst.Call], trace: ResultTrace, visited: Set[int]) -> None:
+        """Follow the value into ``function``: once, with the calls giving it other values, and
+        noting where other modules may call it."""
+        visited.add(id(function))
+        trace.co_bound.extend(others)
+        exported = self.exported_name(function)
+        if exported is not None:
+            trace.exported_parameters.append(exported)
 
     def function_called(self, call: cst.Call) -> Optional[cst.FunctionDef]:
         """The function of this module ``call`` calls: by its name, or ``self.NAME`` in a method."""
@@ -628,8 +638,8 @@ class ValueFlow:
         return is_name(value, "None") or self.same_kind(value) is not None
 
     def _assigned_call(self, assignment) -> Optional[cst.Call]:
-        parent = self.nodes.parents.get(getattr(assignment, "node", None))
-        return self.same_kind(self.nodes.parents[parent].value) if isinstance(parent, cst.AssignTarget) else None
+        value = self._assigned_value(assignment)
+        return self.same_kind(value) if value is not None else None
 
     def passes_values_through(self, function: cst.FunctionDef) -> bool:
         """Does each decorator of ``function`` call it with the arguments it is given and return
