@@ -867,8 +867,8 @@ class ChunkLoop:
             return None
         return call.args
 
-    def _display_update(self, call: cst.Call) -> Optional[Tuple[cst.Call, cst.Call]]:
-        """(what made the output, the object drawn) for ``update_display(Markdown(...),
+    def _display_update(self, call: cst.Call) -> Optional[Tuple[List[cst.Call], cst.Call]]:
+        """(what may have made the output, the object drawn) for ``update_display(Markdown(...),
         display_id=handle.display_id)`` or ``handle.update(Markdown(...))``, where ``handle`` is
         only ever ``display(..., display_id=True)``; None for any other call."""
         imports = self.analysis.imports
@@ -888,14 +888,14 @@ class ChunkLoop:
         else:
             return None
         made = self.analysis.bindings.bound_values(handle)
-        if len(made) != 1 or not self._makes_display(made[0]):
-            return None
+        if not made or not all(self._makes_display(value) for value in made):
+            return None  # each a notebook's output (a notebook binds its handle once per cell, say)
         shown = drawn.value
         if not (isinstance(shown, cst.Call) and DISPLAY_OBJECTS & imports.qualified(shown.func, imported_only=True)):
             return None
         if len(shown.args) != 1 or shown.args[0].keyword is not None:
             return None
-        return made[0], shown  # type: ignore[return-value]
+        return made, shown  # type: ignore[return-value]
 
     def _makes_display(self, value: cst.CSTNode) -> bool:
         """``display(obj, display_id=True)``: an output that can be drawn again."""
@@ -915,12 +915,13 @@ class ChunkLoop:
         if update is None:
             return False
         made, shown = update
-        first = next(arg.value for arg in made.args if arg.keyword is None)
         imports = self.analysis.imports
-        if not (isinstance(first, cst.Call) and len(first.args) == 1 and literal_string(first.args[0].value) == ""):
-            return False
-        if imports.qualified(first.func, imported_only=True) != imports.qualified(shown.func, imported_only=True):
-            return False
+        for maker in made:
+            first = next(arg.value for arg in maker.args if arg.keyword is None)
+            if not (isinstance(first, cst.Call) and len(first.args) == 1 and literal_string(first.args[0].value) == ""):
+                return False
+            if imports.qualified(first.func, imported_only=True) != imports.qualified(shown.func, imported_only=True):
+                return False
         text = shown.args[0].value
         before = self._bound_before_the_loop(text) if isinstance(text, cst.Name) else None
         return bool(before) and all(_is_empty_string(_assigned_value(binding, self.analysis)) for binding in before)

@@ -106,6 +106,10 @@ def rewritten_from(value: Optional[cst.BaseExpression]) -> Optional[Tuple[cst.Na
     return (node, methods) if isinstance(node, cst.Name) and methods else None
 
 
+def _is_literal(node: cst.BaseExpression) -> bool:
+    return is_constant(node, "None") or is_constant(node, "True") or is_constant(node, "False") or literal_string(node) is not None or literal_int(node) is not None
+
+
 # -- does a statement do nothing without text? ----------------------------------------------
 
 
@@ -319,15 +323,30 @@ class EmptyText:
         if self.collect_yields and isinstance(small, cst.Expr) and isinstance(small.value, cst.Yield) and self._holds_text(small.value.value):
             self.yields.append(small)
             return True
-        if self.collect_yields and isinstance(small, cst.Expr) and isinstance(small.value, cst.Yield):
-            value = small.value.value
-            if isinstance(value, cst.Name) and value.value in self.accumulated:
-                self.repeats.append(small)
-                return True
-            joined = joined_list(value)
-            if joined is not None and f"{code_of(joined)}{JOINED}" in self.accumulated:
-                self.repeats.append(small)  # ``yield "".join(parts)``: the text so far, again
-                return True
+        if self.collect_yields and isinstance(small, cst.Expr) and isinstance(small.value, cst.Yield) and self._is_text_so_far(small.value.value):
+            self.repeats.append(small)
+            return True
+        return False
+
+    def _is_text_so_far(self, value: Optional[cst.BaseExpression], within: bool = False) -> bool:
+        """Is ``value`` made only of what the text was added to, which an empty text leaves as
+        it was: a name (``partial``), the texts joined of a list (``"".join(parts)``), one of them
+        rewritten with string methods given constants (``partial.replace("```", "")``), or a tuple
+        of them and constants (``partial, None``, for a UI's several outputs)?"""
+        if isinstance(value, cst.Name) and value.value in self.accumulated:
+            return True
+        joined = joined_list(value) if value is not None else None
+        if joined is not None and f"{code_of(joined)}{JOINED}" in self.accumulated:
+            return True
+        rewritten = rewritten_from(value)
+        if rewritten is not None:
+            return self._is_text_so_far(rewritten[0], within)
+        if isinstance(value, cst.Tuple) and not within and value.elements:
+            parts = [element.value for element in value.elements if isinstance(element, cst.Element)]
+            if len(parts) != len(value.elements):
+                return False
+            texts = [part for part in parts if self._is_text_so_far(part, within=True)]
+            return bool(texts) and all(part in texts or _is_literal(part) for part in parts)
         return False
 
     def _is_text_added(self, small: cst.Assign) -> bool:

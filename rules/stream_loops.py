@@ -101,7 +101,9 @@ A statement that yields the text (`yield text`, `yield {"delta": text}`, with no
 empty text for those chunks, which a Responses stream does not: the generator's consumer gets
 one item less. So does a statement yielding a name the text was just added to (`partial = partial
 + text`, then `yield partial`, as a chat UI's generator does), or the texts joined of a list it
-was just appended to (`yield "".join(parts)`): the consumer gets the same text once more on Chat. Those fixes are unsafe: with `--unsafe-fixes` the call migrates with a
+was just appended to (`yield "".join(parts)`), or one of those rewritten with string methods
+given constants (`yield partial.replace("```", "")`), or a tuple of them and constants (`yield
+partial, None`, for a UI's two outputs): the consumer gets the same value once more on Chat. Those fixes are unsafe: with `--unsafe-fixes` the call migrates with a
 `# migrator:` comment above it; else it is reported. Except where every use of the generator shows
 each value in place of the one before, so that the same text again shows what is shown already:
 it is given to a Gradio app (`gr.Interface(fn=...)`, `gr.ChatInterface(fn=...)`) or to a Gradio
@@ -117,7 +119,7 @@ strings, and their sums or f-strings (`placeholder.markdown(full_response + "▌
 chat tutorial did before `write_stream`) is drawn with what it shows already for a chunk without
 text, except before the first text, where the Chat loop draws the cursor alone: an unsafe fix
 too, that draws only when text arrives. A notebook's output made with `handle =
-display(Markdown(""), display_id=True)` and drawn once per chunk with
+display(Markdown(""), display_id=True)` (wherever the handle is bound to such an output) and drawn once per chunk with
 `update_display(Markdown(text), display_id=handle.display_id)` or `handle.update(Markdown(text))`
 (or `HTML`, `Latex`, `Pretty`) is drawn the same way; when what it draws is the empty object it
 was made with, before the first text too (a name holding `""` before the loop, only added to), the
