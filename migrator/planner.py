@@ -60,6 +60,9 @@ class SitePlan:
     use_rewrites: List[Tuple[str, UseRewrite]] = field(default_factory=list)
     # Rewrites outside the call (a definition it reads), which other calls may share.
     shared_rewrites: List[Tuple[str, UseRewrite]] = field(default_factory=list)
+    # For a call a guard keeps as it is (its client talks to another server, say): the
+    # rewrites outside it that its arguments would need, which no other call may make alone.
+    held_rewrites: List[Tuple[str, UseRewrite]] = field(default_factory=list)
     blockers: List[Blocker] = field(default_factory=list)
     exported_functions: List[str] = field(default_factory=list)
     exported_parameters: List[str] = field(default_factory=list)
@@ -296,7 +299,7 @@ def _block_partly_migrated_shares(plans: List[SitePlan], analysis: ModuleAnalysi
     planned = {plan.site.call: plan for plan in plans}
     sharing: Dict[cst.CSTNode, List[SitePlan]] = {}
     for plan in plans:
-        for _, rewrite in plan.shared_rewrites + plan.use_rewrites:
+        for _, rewrite in plan.shared_rewrites + plan.use_rewrites + plan.held_rewrites:
             sharing.setdefault(rewrite.target, []).append(plan)
     _share_with_other_calls(plans, sharing, analysis)
     _share_returned_dicts(plans, sharing, analysis, options)
@@ -393,8 +396,16 @@ def _plan_site(site: CallSite, rule: Rule, rules: Dict[str, Rule], analysis: Mod
         unsafe = block.unsafe if site.analysis.options.is_enabled(owner) else None
         plan.blockers.append(Blocker(owner, block.reason, site.position, unsafe))
         if unsafe is None:
+            plan.held_rewrites = _rewrites_outside(site, rule, rules, analysis)
             return plan
         plan.shared_rewrites.extend((owner, edit) for edit in unsafe.elsewhere)
+    missing = _required_missing(site)
+    if missing:
+        # The SDK raises TypeError before sending; the Responses method, all of whose
+        # parameters are optional, would send the request.
+        reason = f"it does not give {' or '.join(f'`{name}`' for name in missing)}, without which the SDK raises `TypeError` before sending"
+        plan.blockers.append(Blocker(rule.id, reason, site.position))
+        return plan
     target = rule.calls[site.kind](site)
     if isinstance(target, Block):
         plan.blockers.append(Blocker(rule.id, target.reason, site.position))
@@ -404,6 +415,29 @@ def _plan_site(site: CallSite, rule: Rule, rules: Dict[str, Rule], analysis: Mod
     _plan_uses(plan, rules, analysis)
     _block_uncertain_keys(plan, analysis)
     return plan
+
+
+# What every Chat Completions method requires (``create``, ``parse``, ``stream``).
+CHAT_REQUIRED = ("model", "messages")
+
+
+def _required_missing(site: CallSite) -> List[str]:
+    """The required Chat parameters a call written with keywords only does not give."""
+    if not site.kind.startswith("chat.completions.") or any(arg.keyword is None for arg in site.call.args):
+        return []  # positional or ``**`` arguments: whatever they give is checked where they are mapped
+    return [name for name in CHAT_REQUIRED if not site.has_argument(name)]
+
+
+def _rewrites_outside(site: CallSite, rule: Rule, rules: Dict[str, Rule], analysis: ModuleAnalysis) -> List[Tuple[str, UseRewrite]]:
+    """The rewrites outside ``site`` (a tool list it shares, say) that its arguments would need
+    were it migrated: another call changing them alone would change what this one sends."""
+    scratch = SitePlan(site=site, rule=rule.id)
+    target = rule.calls[site.kind](site)
+    if isinstance(target, Block):
+        return []
+    scratch.target = target
+    _plan_arguments(scratch, rules, analysis)
+    return scratch.shared_rewrites
 
 
 def _plan_arguments(plan: SitePlan, rules: Dict[str, Rule], analysis: ModuleAnalysis) -> None:

@@ -57,7 +57,9 @@ resp = client.responses.create(model="gpt-4o", input=msgs, tools=TOOLS)
 
 ## Fix safety
 Safe. A definition held in a name is rewritten only when every read of that name is a
-`tools=` argument of a call the tool migrates (or an entry of such a tool list); a list returned
+`tools=` argument of a call the tool migrates (or an entry of such a tool list), none of them
+a call kept as it is for its client (one on another server, say, which would go on sending
+Chat tools); a list returned
 by a function of the module (`def get_tools(): return [...]`, sent as `tools=get_tools()` or
 through a name) is rewritten in the function when every call of it is; all those calls
 migrate together or none does. The helper gives each function tool the shape the static rewrite
