@@ -389,7 +389,7 @@ class ChunkLoop:
                 f"`{code}` would also yield an empty text {NO_TEXT_CHUNKS}",
                 unsafe=Rewrite(note=f"`{code}` no longer yields an empty text for the chunks without one", elsewhere=(rewrite, *rewrite.more)),
             )
-        if self.repeats and not self._yields_shown_in_place():
+        if self.repeats and not (self._yields_shown_in_place() and all(self._yields_what_starts_empty(each) for each in self.repeats)):
             code = one_line(code_of(self.repeats[0]))
             return Block(
                 f"`{code}` would also yield the same text again {NO_TEXT_CHUNKS}",
@@ -867,8 +867,8 @@ class ChunkLoop:
             return None
         return call.args
 
-    def _display_update(self, call: cst.Call) -> Optional[Tuple[List[cst.Call], cst.Call]]:
-        """(what may have made the output, the object drawn) for ``update_display(Markdown(...),
+    def _display_update(self, call: cst.Call) -> Optional[Tuple[cst.Name, cst.Call]]:
+        """(the output's handle, the object drawn) for ``update_display(Markdown(...),
         display_id=handle.display_id)`` or ``handle.update(Markdown(...))``, where ``handle`` is
         only ever ``display(..., display_id=True)``; None for any other call."""
         imports = self.analysis.imports
@@ -895,7 +895,7 @@ class ChunkLoop:
             return None
         if len(shown.args) != 1 or shown.args[0].keyword is not None:
             return None
-        return made, shown  # type: ignore[return-value]
+        return handle, shown
 
     def _makes_display(self, value: cst.CSTNode) -> bool:
         """``display(obj, display_id=True)``: an output that can be drawn again."""
@@ -914,14 +914,16 @@ class ChunkLoop:
         update = self._display_update(call) if isinstance(call, cst.Call) else None
         if update is None:
             return False
-        made, shown = update
+        handle, shown = update
+        maker = self._made_right_before_the_loop(handle)
+        if maker is None:
+            return False
         imports = self.analysis.imports
-        for maker in made:
-            first = next(arg.value for arg in maker.args if arg.keyword is None)
-            if not (isinstance(first, cst.Call) and len(first.args) == 1 and literal_string(first.args[0].value) == ""):
-                return False
-            if imports.qualified(first.func, imported_only=True) != imports.qualified(shown.func, imported_only=True):
-                return False
+        first = next(arg.value for arg in maker.args if arg.keyword is None)
+        if not (isinstance(first, cst.Call) and len(first.args) == 1 and literal_string(first.args[0].value) == ""):
+            return False
+        if imports.qualified(first.func, imported_only=True) != imports.qualified(shown.func, imported_only=True):
+            return False
         text = shown.args[0].value
         before = self._bound_before_the_loop(text) if isinstance(text, cst.Name) else None
         return bool(before) and all(_is_empty_string(_assigned_value(binding, self.analysis)) for binding in before)
@@ -932,6 +934,42 @@ class ChunkLoop:
         chunk without text shows what is shown already."""
         function = self.analysis.nodes.enclosing(self.loop, (cst.FunctionDef, cst.Lambda))
         return isinstance(function, cst.FunctionDef) and yields_shown_in_place(function, self.analysis)
+
+    def _made_right_before_the_loop(self, handle: cst.Name) -> Optional[cst.Call]:
+        """The ``display(...)`` call that made the output ``handle`` names in the loop, when it
+        is made in the loop's block before it and nothing between reads the handle: the output
+        shows, when the loop starts, what it was made with (not a note drawn since, nor what an
+        earlier loop left in an output used again)."""
+        reaching = self.analysis.bindings.reaching(handle)
+        node = getattr(reaching[0], "node", None) if len(reaching) == 1 else None
+        statement = self.analysis.nodes.enclosing_statement(node) if node is not None else None
+        block = self.analysis.nodes.parents.get(statement) if statement is not None else None
+        siblings = list(getattr(block, "body", ()))
+        if statement not in siblings or self.loop not in siblings or siblings.index(statement) > siblings.index(self.loop):
+            return None
+        between = siblings[siblings.index(statement) + 1 : siblings.index(self.loop)]
+        if any(isinstance(each, cst.Name) and each.value == handle.value for line in between for each in walk(line)):
+            return None
+        made = _assigned_value(reaching[0], self.analysis)
+        return made if isinstance(made, cst.Call) and self._makes_display(made) else None
+
+    def _yields_what_starts_empty(self, statement: cst.BaseSmallStatement) -> bool:
+        """Does ``yield partial`` (or what else yields the text so far) read names that hold ``""``
+        (or ``[]``, for a list of texts) before the loop? For a chunk without text it yields them
+        again; were there a heading first, Chat would show it before the first text."""
+        value = statement.value.value if isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Yield) else None
+        if value is None:
+            return False
+        for name in walk(value):
+            if not isinstance(name, cst.Name) or name.value in ("None", "True", "False"):
+                continue
+            parent = self.analysis.nodes.parents.get(name)
+            if isinstance(parent, cst.Attribute) and parent.attr is name:
+                continue
+            before = self._bound_before_the_loop(name)
+            if not before or not all(_is_empty_text(_assigned_value(binding, self.analysis)) for binding in before):
+                return False
+        return True
 
     def _rewrites_to_itself(self, statement: cst.Assign) -> bool:
         """Does ``text = text.strip()`` give back the text it is given, for every chunk without
@@ -1210,6 +1248,11 @@ def _rewrites_a_name(statement: cst.BaseStatement) -> bool:
 
 def _is_empty_string(value: Optional[cst.BaseExpression]) -> bool:
     return value is not None and literal_string(value) == ""
+
+
+def _is_empty_text(value: Optional[cst.BaseExpression]) -> bool:
+    """``""``, or ``[]`` for a list the texts are appended to."""
+    return _is_empty_string(value) or (isinstance(value, cst.List) and not value.elements)
 
 
 def _assigned_value(assignment, analysis: ModuleAnalysis) -> Optional[cst.BaseExpression]:

@@ -1,10 +1,10 @@
 """Gradio apps, as the rules see them: the functions Gradio calls, and what it does with what
 they give back.
 
-A function given to ``gr.Interface(fn=...)``, ``gr.ChatInterface(fn=...)`` or a component's event
-(``button.click(fn, ...)``) is called by Gradio with the inputs' values. When it is a generator,
-Gradio shows each value it yields in place of the one before (the text so far, as a chat UI's
-generator yields it): a value yielded again shows what is shown already.
+A function given to ``gr.Interface(fn=...)`` or a component's event (``button.click(fn, ...)``)
+is called by Gradio with the inputs' values. When it is a generator, Gradio shows each value it
+yields in its outputs in place of the one before (the text so far, as a chat UI's generator
+yields it): a value yielded again shows what is shown already.
 """
 
 from __future__ import annotations
@@ -14,8 +14,11 @@ from typing import Dict, Optional
 import libcst as cst
 
 from migrator.analysis import ModuleAnalysis
+from migrator.shapes import is_constant, literal_string
 
-APPS = frozenset({"gradio.Interface", "gradio.ChatInterface"})
+# Not ``gradio.ChatInterface``: a generator that yields nothing there (an answer without text,
+# which Chat streams as an empty text) leaves no assistant message in the history.
+APPS = frozenset({"gradio.Interface"})
 # The events of a component (and of what an event returns: ``.then``) that take the function to call.
 EVENTS = frozenset({"click", "submit", "change", "input", "select", "then", "success", "load", "upload", "blur", "focus"})
 
@@ -24,7 +27,7 @@ def yields_shown_in_place(function: cst.FunctionDef, analysis: ModuleAnalysis, _
     """Is every use of the generator ``function`` one where each value it yields is shown in place
     of the one before? It is given to a Gradio app or event, or yielded from (``yield from
     function(...)``, or through a name bound to that call and read only there) by a generator that
-    is itself only used so; and no other module imports it."""
+    yields nothing else and is itself only used so; and no other module imports it."""
     seen = _seen if _seen is not None else {}
     if id(function) in seen:
         return seen[id(function)]  # asked again while deciding it: its other uses decide
@@ -89,4 +92,30 @@ def _yielded_from_by(read: cst.CSTNode, analysis: ModuleAnalysis, seen: Dict[int
         outer = analysis.nodes.enclosing(place, (cst.FunctionDef, cst.Lambda))
         if not isinstance(outer, cst.FunctionDef) or not yields_shown_in_place(outer, analysis, seen):
             return False
+        yields = [node for node in analysis.nodes.nodes_of(cst.Yield) if analysis.nodes.enclosing(node, (cst.FunctionDef, cst.Lambda)) is outer]
+        if len(yields) != 1:
+            return False  # another value yielded before (a note) stays where the stream yields nothing
     return True
+
+
+def chat_interface_history(param: cst.Param, analysis: ModuleAnalysis) -> Optional[str]:
+    """The function whose parameter ``param`` is, when it is the history Gradio's ChatInterface
+    gives it (its second parameter) in a shape other than messages of a role and a text: Gradio
+    6 gives each message's content as parts (``[{"type": "text", "text": ...}]``), Gradio 5 pairs
+    unless told ``type="messages"``, and files with ``multimodal=True``. None otherwise."""
+    function = analysis.nodes.function_of(param)
+    positional = [*function.params.posonly_params, *function.params.params] if function is not None else []
+    if function is None or len(positional) < 2 or positional[1] is not param:
+        return None
+    assignment = analysis.bindings.assignment_of(function, function.name.value)
+    for read in analysis.bindings.reads_of(assignment) if assignment is not None else ():
+        arg = analysis.nodes.parents.get(read)
+        call = analysis.nodes.parents.get(arg)
+        if not (isinstance(arg, cst.Arg) and isinstance(call, cst.Call) and "gradio.ChatInterface" in analysis.imports.qualified(call.func, imported_only=True)):
+            continue
+        keywords = {each.keyword.value: each.value for each in call.args if each.keyword is not None}
+        if literal_string(keywords["type"]) == "messages" if "type" in keywords else False:
+            if not ("multimodal" in keywords and is_constant(keywords["multimodal"], "True")):
+                continue
+        return function.name.value
+    return None

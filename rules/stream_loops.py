@@ -106,12 +106,15 @@ given constants (`yield partial.replace("```", "")`), or a tuple of them and con
 partial, None`, for a UI's two outputs): the consumer gets the same value once more on Chat. Those fixes are unsafe: with `--unsafe-fixes` the call migrates with a
 `# migrator:` comment above it; else it is reported. Except where every use of the generator shows
 each value in place of the one before, so that the same text again shows what is shown already:
-it is given to a Gradio app (`gr.Interface(fn=...)`, `gr.ChatInterface(fn=...)`) or to a Gradio
-component's event (`button.click(fn, ...)`), or yielded from (`yield from stream_gpt(prompt)`, or
-a name bound to that call) by a generator used only so, and no other module imports it. The
-text so far yielded again is then safe; Chat's first chunk yields `""` before the first text,
-which a Responses stream skips. A generator yielding each delta is not: Chat's last chunk would
-leave the output empty.
+it is given to a Gradio app (`gr.Interface(fn=...)`) or to a Gradio component's event
+(`button.click(fn, ...)`), or yielded from (`yield from stream_gpt(prompt)`, or a name bound to
+that call) by a generator that yields nothing else and is used only so, and no other module
+imports it; and the names it yields hold `""` (or `[]`) before the loop. The text so far yielded
+again is then safe: Chat's first chunk yields `""` before the first text, which a Responses
+stream skips, and an answer without text leaves the output empty either way. A heading the text
+starts from, a note yielded before, or `gr.ChatInterface` (where an answer without text leaves
+an empty assistant message in the history on Chat, and none on Responses) keep the fix unsafe;
+so does a generator yielding each delta (Chat's last chunk would leave the output empty).
 Streamlit's `write_stream` shows each Chat chunk's `delta.content or ""`, skips empty texts, and
 returns the whole text; given the text deltas, it shows and returns the same. A Streamlit
 placeholder (`placeholder = st.empty()`) drawn once per chunk with names the text is added to,
@@ -122,8 +125,10 @@ too, that draws only when text arrives. A notebook's output made with `handle =
 display(Markdown(""), display_id=True)` (wherever the handle is bound to such an output) and drawn once per chunk with
 `update_display(Markdown(text), display_id=handle.display_id)` or `handle.update(Markdown(text))`
 (or `HTML`, `Latex`, `Pretty`) is drawn the same way; when what it draws is the empty object it
-was made with, before the first text too (a name holding `""` before the loop, only added to), the
-fix is safe. A name the text was added to, rewritten from itself with string methods given
+was made with, before the first text too (a name holding `""` before the loop, only added to),
+and the output is made right before the loop, in its block, with nothing drawing it in between
+(a note drawn first, or an output used again for several answers, would show until the first
+text, and for good after an answer without text), the fix is safe. A name the text was added to, rewritten from itself with string methods given
 constants (`text = text.replace("```", "")`), is rewritten again for a chunk without text: safe
 for one `strip`, `lstrip` or `rstrip` of a name holding `""` before the loop (a text it made
 comes back the same), an unsafe fix otherwise (removing `markdown` from "``markdown`" makes a
