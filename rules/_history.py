@@ -34,6 +34,7 @@ from migrator.model import PassedDict, PassedList
 from migrator.passed_values import EXPRESSION
 from migrator.semantic.flow import CALL, ResultUse
 from migrator.rules._built_lists import built_list, held_list
+from migrator.rules._gradio import chat_interface_history
 from migrator.rule import Block, UseRewrite
 from migrator.shapes import code_of, dict_entries, is_constant, is_name, lifted, literal_string, moved_out, one_line, string_like
 
@@ -282,9 +283,16 @@ def followed_history(name: Union[cst.Name, cst.Attribute], site: CallSite, conve
     """The rewrites that make the history ``name`` (a read the call ``site`` sends as its
     ``messages``: a name, or ``self.NAME``) hold Responses input; none when it already does."""
     analysis = site.analysis
+    shown = _code(name)
+    chat_ui = _chat_interface_history(name, analysis) if isinstance(name, cst.Name) else None
+    if chat_ui is not None:
+        return Block(
+            f"`{shown}` holds the history Gradio's `ChatInterface` gives `{chat_ui}`, whose messages are not of a role and a"
+            ' text (content parts on Gradio 6, pairs before unless `type="messages"`), which `input` takes in another shape',
+            rule="messages_to_input",
+        )
     history = _follow(name, analysis) if isinstance(name, cst.Name) else _follow_attribute(name, analysis)
     tool_context = any(site.has_argument(p) for p in TOOL_PARAMETERS)
-    shown = _code(name)
     if history is None and not tool_context:
         # Another call sending the same list may use tools: what the list receives then may be
         # tool calls and results, which this call sends on too.
@@ -734,6 +742,37 @@ def _add_elements(history: _History, value: cst.BaseExpression, analysis: Module
             history.unknown.append(element.value)
         else:
             _add_elements(history, unpacked.literals[0], analysis, written_in=unpacked.source)
+
+
+def _chat_interface_history(name: cst.Name, analysis: ModuleAnalysis, depth: int = 0) -> Optional[str]:
+    """The function Gradio's ChatInterface gives the history ``name`` holds (or holds a part of:
+    joined with other lists, copied message by message by a comprehension), when it is not
+    messages of a role and a text (``chat_interface_history``); None otherwise."""
+    if depth > 3:
+        return None
+    for binding in analysis.bindings.value_sources(name):
+        node = getattr(binding, "node", None)
+        if isinstance(node, cst.Param):
+            function = chat_interface_history(node, analysis)
+            if function is not None:
+                return function
+            continue
+        value = _bound_value(node, analysis) if node is not None else None
+        if isinstance(value, cst.ListComp):
+            value = value.for_in.iter
+        for operand in _operands(value) if value is not None else ():
+            if isinstance(operand, cst.Name):
+                function = _chat_interface_history(operand, analysis, depth + 1)
+                if function is not None:
+                    return function
+    return None
+
+
+def _operands(value: cst.BaseExpression) -> List[cst.BaseExpression]:
+    """The lists ``value`` joins with ``+``, or ``value``."""
+    if _is_join(value):
+        return _operands(value.left) + _operands(value.right)  # type: ignore[attr-defined]
+    return [value]
 
 
 def _returned_by_a_helper(value: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[_History]:

@@ -44,7 +44,8 @@ the variable may hold is built in this module (a list literal, maybe bound again
 conversation, a list a function of the module returns, a copy of a constant:
 `list(DEFAULT_MESSAGES)`, or a comprehension whose element is a dict literal, one message per
 item: `[{"role": t["role"], "content": t["content"]} for t in turns]` holds no tool call or
-result, whatever `turns` holds); everything added to it is a dict literal (maybe held in a name) or
+result, whatever `turns` holds, though a content copied so is taken for text only where
+`turns` is not a history Gradio's `ChatInterface` gives as parts, as rule `messages_to_input` says); everything added to it is a dict literal (maybe held in a name) or
 the message of a response to a call that sends this same history (held in a name or not:
 `reply = response.choices[0].message`, read after that line and before the response's name is
 bound again, as in a loop that asks the model again at the end of its body); and nothing else reads it
