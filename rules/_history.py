@@ -386,7 +386,12 @@ def built_history(value: cst.BaseExpression, site: CallSite, convert: MessageCon
     builds its list from list literals the tool sees; None when it does not."""
     built = built_list(value, site.analysis)
     if built is None:
-        return None
+        # A function of the module filling a new list (``prepare_messages(turns)``).
+        returned = _returned_by_a_helper(value, site.analysis) if isinstance(value, cst.Call) else None
+        if returned is None:
+            return None
+        returned.feeders.append(site.call)
+        return _converted_history(returned, _code(value), site, convert)
     history = _History([], [site.call], [], [])
     for literal in built.literals:
         _add_elements(history, literal, site.analysis, written_in=built.source)
@@ -586,7 +591,13 @@ def _follow(name: cst.Name, analysis: ModuleAnalysis, _joining: Tuple[cst.Name, 
             continue
         built = built_list(value, analysis)
         if built is None:
-            return None
+            # ``messages = prepare_messages(turns)``, a function of the module filling a new list.
+            returned = _returned_by_a_helper(value, analysis)
+            if returned is None:
+                return None
+            history.additions.extend(returned.additions)
+            history.unknown.extend(returned.unknown)
+            continue
         for literal in built.literals:
             _add_elements(history, literal, analysis, written_in=built.source)
     for read in sorted(set(reads) - additions, key=analysis.nodes.order):
@@ -816,16 +827,21 @@ def _helper_call_extended(value: cst.BaseExpression, analysis: ModuleAnalysis) -
     return value if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) else None
 
 
+
 def _extends_a_sent_history(call: cst.Call, analysis: ModuleAnalysis) -> bool:
     """Does what ``call`` returns go only into ``history.extend(...)`` of a list some call sends
     as its ``messages``? Then the plan of that call rewrites what the helper writes too, and
     the calls sharing it migrate together or not at all."""
     parent = analysis.nodes.parents.get(call)
     value: cst.BaseExpression = call
+    if _feeder(call, analysis) is not None:
+        return True  # ``messages=helper(...)``
     if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
         target = parent.targets[0].target
         binding = analysis.bindings.assignment_of(target, target.value)
         reads = analysis.bindings.reads_of(binding) if binding is not None else []
+        if reads and all(_feeder(read, analysis) is not None for read in reads):
+            return True  # ``messages = helper(...)``, sent as it is
         if len(reads) != 1:
             return False
         value = reads[0]

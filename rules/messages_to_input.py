@@ -84,8 +84,9 @@ and so is one that a message its conversion changes (content parts, a tool call 
 is seen to reach: given in a list literal by a call of the project, or added to it where it
 is written (`history.append({"role": "user", "content": [...]})`, also to an expression the
 tool does not follow, such as `st.session_state.messages`).
-A list built by a function of the module (`messages=build_messages(q)`) or copied from a
-constant is checked like a history, and passed as it is. A message whose content may be a list
+A list built by a function of the module (`messages=build_messages(q)`: a list literal it
+returns, or a new list it fills with `append` and returns) or copied from a constant is checked
+like a history, and passed as it is. A message whose content may be a list
 made where the message is not written may hold Chat content parts: in the call's own list, a
 user, system or developer message with no other key reads it through `_responses_content`,
 which converts the parts the tool converts where they are written and raises `ValueError` on
