@@ -75,8 +75,9 @@ client.responses.create(
 Safe for literal lists. Tool calls and tool results, in the list or in a history list variable
 the call sends (`messages=history`, `[..., *history]`), are converted as rule `tool_results`
 describes, which also reports what it cannot convert. Any other message the tool cannot carry
-over exactly blocks the call: one with a `name`, an unknown role, audio parts, or an
-assistant message with content parts. Another `messages` expression is passed through
+over exactly blocks the call: one with a `name`, an unknown role, audio parts, an
+assistant message with content parts, or content parts in a message whose role is not written
+(`{"role": m["role"], ...}`: `input` takes an assistant's parts as output parts). Another `messages` expression is passed through
 unchanged: it must hold only system / developer / user / assistant messages with string
 content, which is what the Responses API accepts (the type checker tells you if its declared
 type says otherwise); in a call that can use tools, one the tool cannot see into is reported,
@@ -639,6 +640,9 @@ def _convert_message(message: cst.BaseExpression, site=None) -> Union[cst.BaseEx
         return message
     if role == "assistant":
         return Block("an assistant message has content parts, which `input` messages cannot carry")
+    if role is None and "role" in entries:
+        # An assistant's parts would be output parts, another's input parts.
+        return Block(f"a message whose role is `{one_line(code_of(entries['role'].value), limit=30)}` has content parts, which `input` takes as input parts for a user and as output parts for an assistant")
     parts = []
     for part in content.value.elements:
         converted = _convert_part(part.value)
