@@ -98,24 +98,49 @@ def _yielded_from_by(read: cst.CSTNode, analysis: ModuleAnalysis, seen: Dict[int
     return True
 
 
-def chat_interface_history(param: cst.Param, analysis: ModuleAnalysis) -> Optional[str]:
-    """The function whose parameter ``param`` is, when it is the history Gradio's ChatInterface
-    gives it (its second parameter) in a shape other than messages of a role and a text: Gradio
-    6 gives each message's content as parts (``[{"type": "text", "text": ...}]``), Gradio 5 pairs
-    unless told ``type="messages"``, and files with ``multimodal=True``. None otherwise."""
+def gradio_chat_history(param: cst.Param, analysis: ModuleAnalysis) -> Optional[str]:
+    """The function whose parameter ``param`` is, when Gradio gives it a chat history in a shape
+    other than messages of a role and a text: the history ``gr.ChatInterface`` gives the function
+    it calls (its second parameter), or a ``gr.Chatbot``'s value an event gives it (``.then(fn,
+    inputs=[chatbot])``). Gradio 6 gives each message's content as parts (``[{"type": "text",
+    "text": ...}]``), Gradio 5 pairs unless told ``type="messages"``, and files with
+    ``multimodal=True``. None otherwise."""
     function = analysis.nodes.function_of(param)
     positional = [*function.params.posonly_params, *function.params.params] if function is not None else []
-    if function is None or len(positional) < 2 or positional[1] is not param:
+    if function is None or param not in positional:
         return None
     assignment = analysis.bindings.assignment_of(function, function.name.value)
     for read in analysis.bindings.reads_of(assignment) if assignment is not None else ():
         arg = analysis.nodes.parents.get(read)
         call = analysis.nodes.parents.get(arg)
-        if not (isinstance(arg, cst.Arg) and isinstance(call, cst.Call) and "gradio.ChatInterface" in analysis.imports.qualified(call.func, imported_only=True)):
+        if not (isinstance(arg, cst.Arg) and isinstance(call, cst.Call)):
             continue
-        keywords = {each.keyword.value: each.value for each in call.args if each.keyword is not None}
-        if literal_string(keywords["type"]) == "messages" if "type" in keywords else False:
-            if not ("multimodal" in keywords and is_constant(keywords["multimodal"], "True")):
-                continue
-        return function.name.value
+        if "gradio.ChatInterface" in analysis.imports.qualified(call.func, imported_only=True):
+            if positional.index(param) == 1 and not _told_messages_of_text(call):
+                return function.name.value
+        elif _is_event(call, analysis) and _chatbot_given(call, positional.index(param), analysis):
+            return function.name.value
     return None
+
+
+def _told_messages_of_text(component: cst.Call) -> bool:
+    """``type="messages"`` without ``multimodal=True``: messages of a role and a text (Gradio 5)."""
+    keywords = {each.keyword.value: each.value for each in component.args if each.keyword is not None}
+    told = "type" in keywords and literal_string(keywords["type"]) == "messages"
+    return told and not ("multimodal" in keywords and is_constant(keywords["multimodal"], "True"))
+
+
+def _chatbot_given(event: cst.Call, index: int, analysis: ModuleAnalysis) -> bool:
+    """Does ``event`` give the function's positional parameter ``index`` a ``gr.Chatbot``'s value
+    that is not messages of a role and a text (``inputs=[box, chatbot]``)?"""
+    inputs = next((arg.value for arg in event.args if arg.keyword is not None and arg.keyword.value == "inputs"), None)
+    if inputs is None and len(event.args) > 1 and event.args[1].keyword is None:
+        inputs = event.args[1].value
+    components = [element.value for element in inputs.elements] if isinstance(inputs, (cst.List, cst.Tuple)) else [inputs]
+    if inputs is None or index >= len(components) or not isinstance(components[index], cst.Name):
+        return False
+    made = analysis.bindings.bound_values(components[index])
+    return any(
+        isinstance(value, cst.Call) and "gradio.Chatbot" in analysis.imports.qualified(value.func, imported_only=True) and not _told_messages_of_text(value)
+        for value in made
+    )

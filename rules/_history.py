@@ -34,9 +34,9 @@ from migrator.model import PassedDict, PassedList
 from migrator.passed_values import EXPRESSION
 from migrator.semantic.flow import CALL, ResultUse
 from migrator.rules._built_lists import built_list, held_list
-from migrator.rules._gradio import chat_interface_history
+from migrator.rules._gradio import gradio_chat_history
 from migrator.rule import Block, UseRewrite
-from migrator.shapes import code_of, dict_entries, is_constant, is_name, lifted, literal_string, moved_out, one_line, string_like
+from migrator.shapes import code_of, dict_entries, is_constant, is_name, lifted, literal_string, moved_out, one_line, string_like, walk
 
 RULE = "tool_results"  # the rule the findings about histories belong to
 TOOL_PARAMETERS = ("tools", "functions")
@@ -287,8 +287,9 @@ def followed_history(name: Union[cst.Name, cst.Attribute], site: CallSite, conve
     chat_ui = _chat_interface_history(name, analysis) if isinstance(name, cst.Name) else None
     if chat_ui is not None:
         return Block(
-            f"`{shown}` holds the history Gradio's `ChatInterface` gives `{chat_ui}`, whose messages are not of a role and a"
-            ' text (content parts on Gradio 6, pairs before unless `type="messages"`), which `input` takes in another shape',
+            f"`{shown}` holds a chat history Gradio gives `{chat_ui}` (a `ChatInterface`'s or a `Chatbot`'s), whose messages are"
+            ' not of a role and a text (content parts on Gradio 6, pairs before unless `type="messages"`), which `input` takes'
+            " in another shape",
             rule="messages_to_input",
         )
     history = _follow(name, analysis) if isinstance(name, cst.Name) else _follow_attribute(name, analysis)
@@ -755,35 +756,52 @@ def _add_elements(history: _History, value: cst.BaseExpression, analysis: Module
             _add_elements(history, unpacked.literals[0], analysis, written_in=unpacked.source)
 
 
-def _chat_interface_history(name: cst.Name, analysis: ModuleAnalysis, depth: int = 0) -> Optional[str]:
-    """The function Gradio's ChatInterface gives the history ``name`` holds (or holds a part of:
-    joined with other lists, copied message by message by a comprehension), when it is not
-    messages of a role and a text (``chat_interface_history``); None otherwise."""
-    if depth > 3:
+def _chat_interface_history(expr: cst.BaseExpression, analysis: ModuleAnalysis, depth: int = 0, seen: Optional[set] = None) -> Optional[str]:
+    """The function Gradio gives a chat history ``expr`` may hold messages of (a list of them
+    joined, copied message by message, added to it, given to a helper of the module that builds
+    it), when they are not messages of a role and a text (``gradio_chat_history``); None otherwise."""
+    seen = set() if seen is None else seen
+    if depth > 4 or id(expr) in seen:
         return None
-    for binding in analysis.bindings.value_sources(name):
-        node = getattr(binding, "node", None)
-        if isinstance(node, cst.Param):
-            function = chat_interface_history(node, analysis)
-            if function is not None:
-                return function
+    seen.add(id(expr))
+    for node in walk(expr):
+        if not isinstance(node, cst.Name):
             continue
-        value = _bound_value(node, analysis) if node is not None else None
-        if isinstance(value, cst.ListComp):
-            value = value.for_in.iter
-        for operand in _operands(value) if value is not None else ():
-            if isinstance(operand, cst.Name):
-                function = _chat_interface_history(operand, analysis, depth + 1)
-                if function is not None:
-                    return function
+        parent = analysis.nodes.parents.get(node)
+        if isinstance(parent, cst.Attribute) and parent.attr is node:
+            continue
+        for binding in analysis.bindings.value_sources(node):
+            found = _chat_history_bound(binding, analysis, depth, seen)
+            if found is not None:
+                return found
     return None
 
 
-def _operands(value: cst.BaseExpression) -> List[cst.BaseExpression]:
-    """The lists ``value`` joins with ``+``, or ``value``."""
-    if _is_join(value):
-        return _operands(value.left) + _operands(value.right)  # type: ignore[attr-defined]
-    return [value]
+def _chat_history_bound(binding: object, analysis: ModuleAnalysis, depth: int, seen: set) -> Optional[str]:
+    """``_chat_interface_history`` for what one binding of a name holds: a parameter Gradio gives
+    a chat history, the value assigned, the list a loop runs over, and what is added to it."""
+    node = getattr(binding, "node", None)
+    if node is None:
+        return None
+    if isinstance(node, cst.Param):
+        return gradio_chat_history(node, analysis)
+    statement = analysis.nodes.parents.get(node)
+    sources: List[cst.BaseExpression] = []
+    if isinstance(statement, (cst.For, cst.CompFor)) and statement.target is node:
+        sources.append(statement.iter)
+    value = _bound_value(node, analysis)
+    if value is not None:
+        sources.append(value)
+    for read in analysis.bindings.reads_of(binding):  # ``messages.append(...)``, ``.extend(...)``
+        method = analysis.nodes.parents.get(read)
+        call = analysis.nodes.parents.get(method)
+        if isinstance(method, cst.Attribute) and method.attr.value in ("append", "extend", "insert") and isinstance(call, cst.Call):
+            sources.extend(arg.value for arg in call.args)
+    for source in sources:
+        found = _chat_interface_history(source, analysis, depth + 1, seen)
+        if found is not None:
+            return found
+    return None
 
 
 def _returned_by_a_helper(value: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[_History]:

@@ -97,10 +97,12 @@ such a list where it is a name a list reaches (`parts = [{"type": "text", ...}, 
 `"content": parts`; a list joined with `+` or added to with `+=` counts), a parameter annotated as a sequence or given a list by a call of the
 project, or what a function of the module returns where it is annotated so or returns a list
 (`"content": build_content(path)`); a value the tool cannot see into (another module's
-function, a parameter no call gives) is taken for text, as prompts are. Except the history
-Gradio's `ChatInterface` gives the function it calls (its second parameter), sent as it is,
-joined, or copied turn by turn: its messages are not of a role and a text unless the interface
-is told `type="messages"` (Gradio 5) without `multimodal=True` (Gradio 6 gives each content as
+function, a parameter no call gives) is taken for text, as prompts are. Except a chat history
+Gradio gives (the second parameter of the function a `ChatInterface` calls, or the parameter an
+event gives a `Chatbot`'s value: `.then(fn, inputs=[chatbot])`), however it reaches the call
+(sent as it is, joined, copied or added turn by turn, given to a helper of the module that
+builds the list): its messages are not of a role and a text unless the component is told
+`type="messages"` (Gradio 5) without `multimodal=True` (Gradio 6 gives each content as
 `[{"type": "text", "text": ...}]`, which Chat takes and `input` does not; Gradio 5 gives
 pairs), so the call is reported. A name in the list
 holding a message the conversion would change (`messages=[PHOTO]`, `PHOTO` a message with parts
