@@ -61,8 +61,10 @@ class SitePlan:
     # Rewrites outside the call (a definition it reads), which other calls may share.
     shared_rewrites: List[Tuple[str, UseRewrite]] = field(default_factory=list)
     # For a call a guard keeps as it is (its client talks to another server, say): the
-    # rewrites outside it that its arguments would need, which no other call may make alone.
+    # rewrites outside it that its arguments would need, which no other call may make alone;
+    # worked out (``held``) only in a module where some call migrates.
     held_rewrites: List[Tuple[str, UseRewrite]] = field(default_factory=list)
+    held: Optional[Callable[[], List[Tuple[str, UseRewrite]]]] = None
     blockers: List[Blocker] = field(default_factory=list)
     exported_functions: List[str] = field(default_factory=list)
     exported_parameters: List[str] = field(default_factory=list)
@@ -297,6 +299,10 @@ def _block_partly_migrated_shares(plans: List[SitePlan], analysis: ModuleAnalysi
     """A node several calls rewrite (a definition they share, a read of one call's result that
     another call's history holds) is rewritten for all of them or for none."""
     planned = {plan.site.call: plan for plan in plans}
+    if any(plan.migrates(options) for plan in plans):
+        for plan in plans:
+            if plan.held is not None:
+                plan.held_rewrites = plan.held()
     sharing: Dict[cst.CSTNode, List[SitePlan]] = {}
     for plan in plans:
         for _, rewrite in plan.shared_rewrites + plan.use_rewrites + plan.held_rewrites:
@@ -396,7 +402,7 @@ def _plan_site(site: CallSite, rule: Rule, rules: Dict[str, Rule], analysis: Mod
         unsafe = block.unsafe if site.analysis.options.is_enabled(owner) else None
         plan.blockers.append(Blocker(owner, block.reason, site.position, unsafe))
         if unsafe is None:
-            plan.held_rewrites = _rewrites_outside(site, rule, rules, analysis)
+            plan.held = lambda: _rewrites_outside(site, rule, rules, analysis)
             return plan
         plan.shared_rewrites.extend((owner, edit) for edit in unsafe.elsewhere)
     missing = _required_missing(site)
