@@ -405,13 +405,6 @@ def _plan_site(site: CallSite, rule: Rule, rules: Dict[str, Rule], analysis: Mod
             plan.held = lambda: _rewrites_outside(site, rule, rules, analysis)
             return plan
         plan.shared_rewrites.extend((owner, edit) for edit in unsafe.elsewhere)
-    missing = _required_missing(site)
-    if missing:
-        # The SDK raises TypeError before sending; the Responses method, all of whose
-        # parameters are optional, would send the request.
-        reason = f"it does not give {' or '.join(f'`{name}`' for name in missing)}, without which the SDK raises `TypeError` before sending"
-        plan.blockers.append(Blocker(rule.id, reason, site.position))
-        return plan
     target = rule.calls[site.kind](site)
     if isinstance(target, Block):
         plan.blockers.append(Blocker(rule.id, target.reason, site.position))
@@ -421,17 +414,6 @@ def _plan_site(site: CallSite, rule: Rule, rules: Dict[str, Rule], analysis: Mod
     _plan_uses(plan, rules, analysis)
     _block_uncertain_keys(plan, analysis)
     return plan
-
-
-# What every Chat Completions method requires (``create``, ``parse``, ``stream``).
-CHAT_REQUIRED = ("model", "messages")
-
-
-def _required_missing(site: CallSite) -> List[str]:
-    """The required Chat parameters a call written with keywords only does not give."""
-    if not site.kind.startswith("chat.completions.") or any(arg.keyword is None for arg in site.call.args):
-        return []  # positional or ``**`` arguments: whatever they give is checked where they are mapped
-    return [name for name in CHAT_REQUIRED if not site.has_argument(name)]
 
 
 def _rewrites_outside(site: CallSite, rule: Rule, rules: Dict[str, Rule], analysis: ModuleAnalysis) -> List[Tuple[str, UseRewrite]]:

@@ -26,10 +26,13 @@ print(resp.output_text)
 Safe: the call is rewritten only when every argument and every read of its result has a
 faithful mapping (see the other rules). Otherwise it is left exactly as it is and every reason
 is reported. Positional or `**` arguments, and parameters the tool does not know, block the
-call. Clients of other SDKs with the same method names (Groq, Together, ...) are never touched.
+call, and so does a call without `model` or `messages` (also of `parse` and `stream`): the SDK
+raises `TypeError` before sending it, where `responses.create()`, whose parameters are all
+optional, would send the request. Clients of other SDKs with the same method names (Groq, Together, ...) are never touched.
 """
 
 from migrator.model import FixSafety
+from migrator.rules._required_arguments import missing_required
 from migrator.rule import Example, Retarget, Rule
 
 RULE = Rule(
@@ -65,4 +68,4 @@ RULE = Rule(
 
 @RULE.call("chat.completions.create")
 def create(site):
-    return Retarget("responses.create")
+    return missing_required(site) or Retarget("responses.create")

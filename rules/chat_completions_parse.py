@@ -46,6 +46,7 @@ from migrator.analysis import CallSite
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Retarget, Rule, UseRewrite
 from migrator.rules._cut_short import PARSE_CUT_SHORT_EXCEPTIONS, caught_instead, cut_short_handled
+from migrator.rules._required_arguments import missing_required
 
 PARSED = ("choices", 0, "message", "parsed")
 
@@ -86,6 +87,9 @@ RULE = Rule(
 
 @RULE.call("chat.completions.parse")
 def parse(site: CallSite) -> Union[Retarget, Block]:
+    missing = missing_required(site)
+    if missing is not None:
+        return missing
     handled = cut_short_handled(site, site.call)
     if handled is not None:
         return Block(

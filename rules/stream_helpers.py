@@ -83,6 +83,7 @@ from typing import Dict, List, Optional, Tuple, Union
 
 import libcst as cst
 
+from migrator.rules._required_arguments import missing_required
 from migrator.semantic.flow import CALL
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Follow, NewArgument, Retarget, Rule, UseRewrite
@@ -171,6 +172,9 @@ RULE = Rule(
 
 @RULE.call("chat.completions.stream")
 def stream_helper(site):
+    missing = missing_required(site)
+    if missing is not None:
+        return missing
     # The Responses helper hands a failure to the loop as an event, where the Chat helper
     # raised `APIError`; only the final response then raises. Without one, the stream itself
     # is read, through the helper that raises as the Chat helper did (see `_event_loop`).
