@@ -925,8 +925,7 @@ class ChunkLoop:
         if imports.qualified(first.func, imported_only=True) != imports.qualified(shown.func, imported_only=True):
             return False
         text = shown.args[0].value
-        before = self._bound_before_the_loop(text) if isinstance(text, cst.Name) else None
-        return bool(before) and all(_is_empty_string(_assigned_value(binding, self.analysis)) for binding in before)
+        return isinstance(text, cst.Name) and self._starts_empty(text, _is_empty_string)
 
     def _yields_shown_in_place(self) -> bool:
         """Is the generator the loop is in used only where each value it yields is shown in place
@@ -966,8 +965,7 @@ class ChunkLoop:
             parent = self.analysis.nodes.parents.get(name)
             if isinstance(parent, cst.Attribute) and parent.attr is name:
                 continue
-            before = self._bound_before_the_loop(name)
-            if not before or not all(_is_empty_text(_assigned_value(binding, self.analysis)) for binding in before):
+            if not self._starts_empty(name, _is_empty_text):
                 return False
         return True
 
@@ -978,8 +976,13 @@ class ChunkLoop:
         rewritten = rewritten_from(statement.value)
         if rewritten is None or len(rewritten[1]) != 1 or rewritten[1][0] not in IDEMPOTENT_REWRITES:
             return False
-        before = self._bound_before_the_loop(rewritten[0])
-        return bool(before) and all(_is_empty_string(_assigned_value(binding, self.analysis)) for binding in before)
+        return self._starts_empty(rewritten[0], _is_empty_string)
+
+    def _starts_empty(self, name: cst.Name, empty: Callable[[Optional[cst.BaseExpression]], bool]) -> bool:
+        """Does every binding outside the loop that ``name`` (read in the loop body) holds with
+        only text added to it or rewritten from itself give it an ``empty`` value?"""
+        before = self._bound_before_the_loop(name)
+        return bool(before) and all(empty(_assigned_value(binding, self.analysis)) for binding in before)
 
     def _bound_before_the_loop(self, name: cst.Name) -> Optional[List[object]]:
         """The bindings outside the loop whose value ``name`` (read in the loop body) holds with

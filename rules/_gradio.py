@@ -42,7 +42,7 @@ def yields_shown_in_place(function: cst.FunctionDef, analysis: ModuleAnalysis, _
 
 
 def _given_to_gradio(read: cst.CSTNode, analysis: ModuleAnalysis) -> bool:
-    """``gr.Interface(fn=read, ...)``, ``gr.ChatInterface(read)``, ``button.click(read, ...)``."""
+    """``gr.Interface(fn=read, ...)``, ``gr.Interface(read, ...)``, ``button.click(read, ...)``."""
     arg = analysis.nodes.parents.get(read)
     call = analysis.nodes.parents.get(arg)
     if not (isinstance(arg, cst.Arg) and arg.value is read and isinstance(call, cst.Call) and not arg.star):

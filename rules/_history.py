@@ -278,13 +278,18 @@ class _History:
     other_reads: List[cst.CSTNode]
     unknown: List[cst.CSTNode]  # what adds to it in ways the tool cannot see into
 
+    def take(self, other: "_History") -> None:
+        """Hold what ``other`` holds too: a list joined or extended into this one."""
+        self.additions.extend(other.additions)
+        self.unknown.extend(other.unknown)
+
 
 def followed_history(name: Union[cst.Name, cst.Attribute], site: CallSite, convert: MessageConverter) -> Union[Tuple[UseRewrite, ...], Block]:
     """The rewrites that make the history ``name`` (a read the call ``site`` sends as its
     ``messages``: a name, or ``self.NAME``) hold Responses input; none when it already does."""
     analysis = site.analysis
     shown = _code(name)
-    chat_ui = _chat_interface_history(name, analysis) if isinstance(name, cst.Name) else None
+    chat_ui = _gradio_history_in(name, analysis) if isinstance(name, cst.Name) else None
     if chat_ui is not None:
         return Block(
             f"`{shown}` holds a chat history Gradio gives `{chat_ui}` (a `ChatInterface`'s or a `Chatbot`'s), whose messages are"
@@ -596,8 +601,7 @@ def _follow(name: cst.Name, analysis: ModuleAnalysis, _joining: Tuple[cst.Name, 
             returned = _returned_by_a_helper(value, analysis)
             if returned is None:
                 return None
-            history.additions.extend(returned.additions)
-            history.unknown.extend(returned.unknown)
+            history.take(returned)
             continue
         for literal in built.literals:
             _add_elements(history, literal, analysis, written_in=built.source)
@@ -682,9 +686,8 @@ def _add_joined(history: _History, value: cst.BaseExpression, analysis: ModuleAn
     joined = _follow(value, analysis, joining)
     if joined is None:
         return False
-    history.additions.extend(joined.additions)
+    history.take(joined)
     history.feeders.extend(joined.feeders)
-    history.unknown.extend(joined.unknown)
     history.other_reads.extend(read for read in joined.other_reads if read is not value)
     return True
 
@@ -742,8 +745,7 @@ def _add_elements(history: _History, value: cst.BaseExpression, analysis: Module
         if returned is None:
             history.unknown.append(value)
             return
-        history.additions.extend(returned.additions)
-        history.unknown.extend(returned.unknown)
+        history.take(returned)
         return
     for element in value.elements:
         if not isinstance(element, cst.StarredElement):
@@ -756,7 +758,7 @@ def _add_elements(history: _History, value: cst.BaseExpression, analysis: Module
             _add_elements(history, unpacked.literals[0], analysis, written_in=unpacked.source)
 
 
-def _chat_interface_history(expr: cst.BaseExpression, analysis: ModuleAnalysis, depth: int = 0, seen: Optional[set] = None) -> Optional[str]:
+def _gradio_history_in(expr: cst.BaseExpression, analysis: ModuleAnalysis, depth: int = 0, seen: Optional[set] = None) -> Optional[str]:
     """The function Gradio gives a chat history ``expr`` may hold messages of (a list of them
     joined, copied message by message, added to it, given to a helper of the module that builds
     it), when they are not messages of a role and a text (``gradio_chat_history``); None otherwise."""
@@ -778,7 +780,7 @@ def _chat_interface_history(expr: cst.BaseExpression, analysis: ModuleAnalysis, 
 
 
 def _chat_history_bound(binding: object, analysis: ModuleAnalysis, depth: int, seen: set) -> Optional[str]:
-    """``_chat_interface_history`` for what one binding of a name holds: a parameter Gradio gives
+    """``_gradio_history_in`` for what one binding of a name holds: a parameter Gradio gives
     a chat history, the value assigned, the list a loop runs over, and what is added to it."""
     node = getattr(binding, "node", None)
     if node is None:
@@ -798,18 +800,19 @@ def _chat_history_bound(binding: object, analysis: ModuleAnalysis, depth: int, s
         if isinstance(method, cst.Attribute) and method.attr.value in ("append", "extend", "insert") and isinstance(call, cst.Call):
             sources.extend(arg.value for arg in call.args)
     for source in sources:
-        found = _chat_interface_history(source, analysis, depth + 1, seen)
+        found = _gradio_history_in(source, analysis, depth + 1, seen)
         if found is not None:
             return found
     return None
 
 
 def _returned_by_a_helper(value: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[_History]:
-    """What the list ``value`` holds when it is made by a function of the module called only
-    there (``handle_tool_calls(message)``, or a name bound to that call and read only there) that
+    """What the list ``value`` holds when it is made by a function of the module
+    (``handle_tool_calls(message)``, or a name bound to that call and read only there) that
     builds a new list each call and returns it (``results = []``, ``results.append({...})``,
-    ``return results``): the messages added to it are written for this history alone."""
-    call = _helper_call_extended(value, analysis)
+    ``return results``), and whose every other call sends what it returns or adds it to a
+    history some call sends: the messages added to it are written for histories alone."""
+    call = _helper_call(value, analysis)
     if call is None:
         return None
     function = analysis.flow.function_called(call)
@@ -829,21 +832,19 @@ def _returned_by_a_helper(value: cst.BaseExpression, analysis: ModuleAnalysis) -
         sources = analysis.bindings.value_sources(each.value)
         if not all(analysis.nodes.within(getattr(source, "node", None), function) for source in sources):
             return None  # a list kept outside the function: other code may read it
-        built.additions.extend(held.additions)
-        built.unknown.extend(held.unknown)
+        built.take(held)
     return built
 
 
-def _helper_call_extended(value: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[cst.Call]:
-    """The call ``value`` is (``history.extend(helper(...))``), or the one a name it reads is
-    bound to and read only there (``results = helper(...)``, then ``history.extend(results)``)."""
+def _helper_call(value: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[cst.Call]:
+    """The call of a function by its name ``value`` is (``helper(...)``), or the one a name it
+    reads is bound to and read only there (``results = helper(...)``, then ``results`` read)."""
     if isinstance(value, cst.Name):
         bindings = analysis.bindings.reaching(value)
         if len(bindings) != 1 or getattr(bindings[0], "node", None) is None or analysis.bindings.reads_of(bindings[0]) != [value]:
             return None
         value = _bound_value(bindings[0].node, analysis)
     return value if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) else None
-
 
 
 def _extends_a_sent_history(call: cst.Call, analysis: ModuleAnalysis) -> bool:
@@ -865,7 +866,7 @@ def _extends_a_sent_history(call: cst.Call, analysis: ModuleAnalysis) -> bool:
         value = reads[0]
     arg = analysis.nodes.parents.get(value)
     extend = analysis.nodes.parents.get(arg)
-    if not (isinstance(arg, cst.Arg) and _is_method_call(extend, "extend", analysis) and _helper_call_extended(value, analysis) is call):
+    if not (isinstance(arg, cst.Arg) and _is_method_call(extend, "extend", analysis) and _helper_call(value, analysis) is call):
         return False
     history = extend.func.value  # type: ignore[union-attr]
     if not isinstance(history, cst.Name):
