@@ -9,7 +9,7 @@ yields it): a value yielded again shows what is shown already.
 
 from __future__ import annotations
 
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
 import libcst as cst
 
@@ -45,9 +45,7 @@ def _given_to_gradio(read: cst.CSTNode, analysis: ModuleAnalysis) -> bool:
     """``gr.Interface(fn=read, ...)``, ``gr.Interface(read, ...)``, ``button.click(read, ...)``."""
     arg = analysis.nodes.parents.get(read)
     call = analysis.nodes.parents.get(arg)
-    if not (isinstance(arg, cst.Arg) and arg.value is read and isinstance(call, cst.Call) and not arg.star):
-        return False
-    if not (arg.keyword is not None and arg.keyword.value == "fn") and not (arg.keyword is None and call.args[0] is arg):
+    if not (isinstance(arg, cst.Arg) and arg.value is read and isinstance(call, cst.Call) and _takes_function(arg, call)):
         return False
     return bool(APPS & analysis.imports.qualified(call.func, imported_only=True)) or _is_event(call, analysis)
 
@@ -99,28 +97,61 @@ def _yielded_from_by(read: cst.CSTNode, analysis: ModuleAnalysis, seen: Dict[int
 
 
 def gradio_chat_history(param: cst.Param, analysis: ModuleAnalysis) -> Optional[str]:
-    """The function whose parameter ``param`` is, when Gradio gives it a chat history in a shape
-    other than messages of a role and a text: the history ``gr.ChatInterface`` gives the function
-    it calls (its second parameter), or a ``gr.Chatbot``'s value an event gives it (``.then(fn,
-    inputs=[chatbot])``). Gradio 6 gives each message's content as parts (``[{"type": "text",
-    "text": ...}]``), Gradio 5 pairs unless told ``type="messages"``, and files with
-    ``multimodal=True``. None otherwise."""
+    """The function whose parameter ``param`` is, when Gradio gives it a chat history: the
+    history ``gr.ChatInterface`` gives the function it calls (its second parameter), or a
+    ``gr.Chatbot``'s value an event gives it (``.then(fn, inputs=[chatbot])``). Its messages
+    are never what ``input`` takes as they are: Gradio 6 gives each message's content as parts
+    (``[{"type": "text", "text": ...}]``), Gradio 5 pairs unless told ``type="messages"``, and
+    then dicts with ``metadata`` and ``options`` keys besides the role and the content (Chat
+    ignores them, ``input`` rejects them). None otherwise."""
+    function = analysis.nodes.function_of(param)
+    given = _histories_given(param, analysis)
+    return function.name.value if function is not None and any(each is not None for each in given) else None
+
+
+def given_only_gradio_messages(param: cst.Param, analysis: ModuleAnalysis) -> bool:
+    """Does only Gradio give ``param`` values, each a new chat history of Gradio 5's messages
+    (told ``type="messages"`` without ``multimodal=True``): dicts of a role, a text content,
+    and ``metadata`` and ``options``? Gradio makes such a history from what its chat showed,
+    the user's texts and the answers: never tool calls or results. The function is read only
+    where Gradio takes it, and no other module imports it."""
+    function = analysis.nodes.function_of(param)
+    if function is None or analysis.project.importers_of(function.name.value):
+        return False
+    given = _histories_given(param, analysis)
+    return bool(given) and all(of_text is True for of_text in given)
+
+
+def _histories_given(param: cst.Param, analysis: ModuleAnalysis) -> List[Optional[bool]]:
+    """For each read of the function whose positional parameter ``param`` is: True where Gradio
+    gives the parameter a chat history of messages of a role and a text, False where a chat
+    history in another shape, None where the read is anything else."""
     function = analysis.nodes.function_of(param)
     positional = [*function.params.posonly_params, *function.params.params] if function is not None else []
     if function is None or param not in positional:
-        return None
+        return []
+    index = positional.index(param)
     assignment = analysis.bindings.assignment_of(function, function.name.value)
+    given: List[Optional[bool]] = []
     for read in analysis.bindings.reads_of(assignment) if assignment is not None else ():
         arg = analysis.nodes.parents.get(read)
         call = analysis.nodes.parents.get(arg)
-        if not (isinstance(arg, cst.Arg) and isinstance(call, cst.Call)):
-            continue
-        if "gradio.ChatInterface" in analysis.imports.qualified(call.func, imported_only=True):
-            if positional.index(param) == 1 and not _told_messages_of_text(call):
-                return function.name.value
-        elif _is_event(call, analysis) and _chatbot_given(call, positional.index(param), analysis):
-            return function.name.value
-    return None
+        if not (isinstance(arg, cst.Arg) and isinstance(call, cst.Call) and _takes_function(arg, call)):
+            given.append(None)
+        elif "gradio.ChatInterface" in analysis.imports.qualified(call.func, imported_only=True):
+            given.append(_told_messages_of_text(call) if index == 1 else None)
+        elif _is_event(call, analysis):
+            given.append(_chatbot_given(call, index, analysis))
+        else:
+            given.append(None)
+    return given
+
+
+def _takes_function(arg: cst.Arg, call: cst.Call) -> bool:
+    """Is ``arg`` the function ``call`` takes: ``fn=`` or its first positional argument?"""
+    if arg.star:
+        return False
+    return (arg.keyword is not None and arg.keyword.value == "fn") or (arg.keyword is None and call.args[0] is arg)
 
 
 def _told_messages_of_text(component: cst.Call) -> bool:
@@ -130,17 +161,18 @@ def _told_messages_of_text(component: cst.Call) -> bool:
     return told and not ("multimodal" in keywords and is_constant(keywords["multimodal"], "True"))
 
 
-def _chatbot_given(event: cst.Call, index: int, analysis: ModuleAnalysis) -> bool:
+def _chatbot_given(event: cst.Call, index: int, analysis: ModuleAnalysis) -> Optional[bool]:
     """Does ``event`` give the function's positional parameter ``index`` a ``gr.Chatbot``'s value
-    that is not messages of a role and a text (``inputs=[box, chatbot]``)?"""
+    (``inputs=[box, chatbot]``): True when its messages are of a role and a text, False when
+    not; None when it gives it something else."""
     inputs = next((arg.value for arg in event.args if arg.keyword is not None and arg.keyword.value == "inputs"), None)
     if inputs is None and len(event.args) > 1 and event.args[1].keyword is None:
         inputs = event.args[1].value
     components = [element.value for element in inputs.elements] if isinstance(inputs, (cst.List, cst.Tuple)) else [inputs]
     if inputs is None or index >= len(components) or not isinstance(components[index], cst.Name):
-        return False
+        return None
     made = analysis.bindings.bound_values(components[index])
-    return any(
-        isinstance(value, cst.Call) and "gradio.Chatbot" in analysis.imports.qualified(value.func, imported_only=True) and not _told_messages_of_text(value)
-        for value in made
-    )
+    chatbots = [value for value in made if isinstance(value, cst.Call) and "gradio.Chatbot" in analysis.imports.qualified(value.func, imported_only=True)]
+    if not chatbots:
+        return None
+    return len(chatbots) == len(made) and all(_told_messages_of_text(value) for value in chatbots)

@@ -22,7 +22,7 @@ it would meet items instead of message dicts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Callable, Dict, List, Optional, Tuple, Union
 
 import libcst as cst
@@ -34,7 +34,7 @@ from migrator.model import PassedDict, PassedList
 from migrator.passed_values import EXPRESSION
 from migrator.semantic.flow import CALL, ResultUse
 from migrator.rules._built_lists import built_list, held_list
-from migrator.rules._gradio import gradio_chat_history
+from migrator.rules._gradio import given_only_gradio_messages, gradio_chat_history
 from migrator.rule import Block, UseRewrite
 from migrator.shapes import code_of, dict_entries, is_constant, is_name, lifted, literal_string, moved_out, one_line, string_like, walk
 
@@ -277,11 +277,14 @@ class _History:
     feeders: List[cst.Call]  # the calls that send it as ``messages``
     other_reads: List[cst.CSTNode]
     unknown: List[cst.CSTNode]  # what adds to it in ways the tool cannot see into
+    # Reads of a chat history Gradio gives, copied into it message by message as a role and a text.
+    copies: List[cst.Name] = field(default_factory=list)
 
     def take(self, other: "_History") -> None:
         """Hold what ``other`` holds too: a list joined or extended into this one."""
         self.additions.extend(other.additions)
         self.unknown.extend(other.unknown)
+        self.copies.extend(other.copies)
 
 
 def followed_history(name: Union[cst.Name, cst.Attribute], site: CallSite, convert: MessageConverter) -> Union[Tuple[UseRewrite, ...], Block]:
@@ -289,14 +292,9 @@ def followed_history(name: Union[cst.Name, cst.Attribute], site: CallSite, conve
     ``messages``: a name, or ``self.NAME``) hold Responses input; none when it already does."""
     analysis = site.analysis
     shown = _code(name)
-    chat_ui = _gradio_history_in(name, analysis) if isinstance(name, cst.Name) else None
+    chat_ui = gradio_history_sent(name, analysis) if isinstance(name, cst.Name) else None
     if chat_ui is not None:
-        return Block(
-            f"`{shown}` holds a chat history Gradio gives `{chat_ui}` (a `ChatInterface`'s or a `Chatbot`'s), whose messages are"
-            ' not of a role and a text (content parts on Gradio 6, pairs before unless `type="messages"`), which `input` takes'
-            " in another shape",
-            rule="messages_to_input",
-        )
+        return chat_ui
     history = _follow(name, analysis) if isinstance(name, cst.Name) else _follow_attribute(name, analysis)
     tool_context = any(site.has_argument(p) for p in TOOL_PARAMETERS)
     if history is None and not tool_context:
@@ -358,6 +356,21 @@ def followed_history(name: Union[cst.Name, cst.Attribute], site: CallSite, conve
     return _converted_history(history, shown, site, convert)
 
 
+def gradio_history_sent(messages: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[Block]:
+    """Why ``messages`` cannot be sent as ``input`` when it holds messages of a chat history
+    Gradio gives that are not copied as roles and texts (``_gradio_history_in``); None when not."""
+    chat_ui = _gradio_history_in(messages, analysis)
+    if chat_ui is None:
+        return None
+    return Block(
+        f"`{_code(messages)}` holds a chat history Gradio gives `{chat_ui}` (a `ChatInterface`'s or a `Chatbot`'s), whose messages"
+        ' `input` does not take as they are (content parts on Gradio 6, pairs before unless `type="messages"`, and then'
+        " `metadata` and `options` keys, which Chat ignores); the tool copies it as roles and texts only where it is sent"
+        " or joined as it is, with only such messages added to it",
+        rule="messages_to_input",
+    )
+
+
 def sends_list(site: CallSite, name: cst.BaseExpression) -> bool:
     """Does ``site`` send the whole list ``name`` names (a name or ``self.NAME``) in its
     ``messages``: ``messages=history``, ``[*history]``, ``[SYSTEM] + history``?"""
@@ -409,7 +422,7 @@ def _converted_history(history: _History, shown: str, site: CallSite, convert: M
     analysis = site.analysis
     tool_context = _may_use_tools(site, history.feeders)
     responses = response_messages(analysis) if any(dict_entries(a.node) is None for a in history.additions) else {}
-    rewrites: List[UseRewrite] = []
+    rewrites: List[UseRewrite] = [UseRewrite(target=read, build=_text_turns) for read in history.copies]
     unknown = list(history.unknown)
     for addition in history.additions:
         if addition.node in responses:
@@ -560,6 +573,9 @@ def _follow(name: cst.Name, analysis: ModuleAnalysis, _joining: Tuple[cst.Name, 
     several), what is added to them, and every read of them; None when a binding or an addition
     is not one the tool can see. A list joined from others (``messages = [SYSTEM] + turns``)
     holds what they hold: each list literal's elements, and what a name it joins is followed to."""
+    if _copied_as_text(name, analysis):
+        feeder = _feeder(name, analysis)
+        return _History([], [feeder] if feeder is not None else [], [], [], copies=[name])
     bindings: List[BaseAssignment] = []
     reads: List[cst.CSTNode] = []
     pending = [name]
@@ -751,6 +767,9 @@ def _add_elements(history: _History, value: cst.BaseExpression, analysis: Module
         if not isinstance(element, cst.StarredElement):
             _add_message(history, element.value, element, analysis, written_in)
             continue
+        if _copied_as_text(element.value, analysis):
+            history.copies.append(element.value)
+            continue
         unpacked = held_list(element.value, analysis) if isinstance(element.value, cst.Name) else None
         if unpacked is None:
             history.unknown.append(element.value)
@@ -758,52 +777,138 @@ def _add_elements(history: _History, value: cst.BaseExpression, analysis: Module
             _add_elements(history, unpacked.literals[0], analysis, written_in=unpacked.source)
 
 
-def _gradio_history_in(expr: cst.BaseExpression, analysis: ModuleAnalysis, depth: int = 0, seen: Optional[set] = None) -> Optional[str]:
+def _gradio_history_in(expr: cst.BaseExpression, analysis: ModuleAnalysis, depth: int = 0, seen: Optional[set] = None, items_as_text: bool = False) -> Optional[str]:
     """The function Gradio gives a chat history ``expr`` may hold messages of (a list of them
     joined, copied message by message, added to it, given to a helper of the module that builds
-    it), when they are not messages of a role and a text (``gradio_chat_history``); None otherwise."""
+    it), unless it is copied as a role and a text (``_copied_as_text``); None otherwise."""
     seen = set() if seen is None else seen
     if depth > 4 or id(expr) in seen:
         return None
     seen.add(id(expr))
+    # What a comprehension runs over is followed from the reads of its target, which say how
+    # its items are read (``h["content"]`` for ``h`` in it).
+    looped = {id(each) for comp in walk(expr) if isinstance(comp, cst.CompFor) for part in (comp.target, comp.iter) for each in walk(part)}
     for node in walk(expr):
-        if not isinstance(node, cst.Name):
+        if not isinstance(node, cst.Name) or id(node) in looped:
             continue
         parent = analysis.nodes.parents.get(node)
-        if isinstance(parent, cst.Attribute) and parent.attr is node:
+        if (isinstance(parent, cst.Attribute) and parent.attr is node) or _copied_as_text(node, analysis):
             continue
         for binding in analysis.bindings.value_sources(node):
-            found = _chat_history_bound(binding, analysis, depth, seen)
+            found = _chat_history_bound(binding, analysis, depth, seen, items_as_text, _reads_a_text_field(node, analysis))
             if found is not None:
                 return found
     return None
 
 
-def _chat_history_bound(binding: object, analysis: ModuleAnalysis, depth: int, seen: set) -> Optional[str]:
+def _chat_history_bound(binding: object, analysis: ModuleAnalysis, depth: int, seen: set, items_as_text: bool, field_read: bool) -> Optional[str]:
     """``_gradio_history_in`` for what one binding of a name holds: a parameter Gradio gives
-    a chat history, the value assigned, the list a loop runs over, and what is added to it."""
+    a chat history, the value assigned, the list a loop runs over, and what is added to it.
+    A Gradio 5 history whose messages are read only for their role and text (``m["content"]``
+    for each ``m`` of it, ``items_as_text``) gives nothing else."""
     node = getattr(binding, "node", None)
     if node is None:
         return None
     if isinstance(node, cst.Param):
-        return gradio_chat_history(node, analysis)
+        given = gradio_chat_history(node, analysis)
+        return None if given is not None and items_as_text and given_only_gradio_messages(node, analysis) else given
     statement = analysis.nodes.parents.get(node)
-    sources: List[cst.BaseExpression] = []
+    sources: List[Tuple[cst.BaseExpression, bool]] = []
     if isinstance(statement, (cst.For, cst.CompFor)) and statement.target is node:
-        sources.append(statement.iter)
+        sources.append((statement.iter, field_read))
     value = _bound_value(node, analysis)
     if value is not None:
-        sources.append(value)
+        sources.append((value, items_as_text))
     for read in analysis.bindings.reads_of(binding):  # ``messages.append(...)``, ``.extend(...)``
         method = analysis.nodes.parents.get(read)
         call = analysis.nodes.parents.get(method)
         if isinstance(method, cst.Attribute) and method.attr.value in ("append", "extend", "insert") and isinstance(call, cst.Call):
-            sources.extend(arg.value for arg in call.args)
-    for source in sources:
-        found = _gradio_history_in(source, analysis, depth + 1, seen)
+            sources.extend((arg.value, False) for arg in call.args)
+    for source, as_text in sources:
+        found = _gradio_history_in(source, analysis, depth + 1, seen, as_text)
         if found is not None:
             return found
     return None
+
+
+def _reads_a_text_field(node: cst.Name, analysis: ModuleAnalysis) -> bool:
+    """``node["role"]`` or ``node["content"]``."""
+    subscript = analysis.nodes.parents.get(node)
+    if not (isinstance(subscript, cst.Subscript) and subscript.value is node and len(subscript.slice) == 1):
+        return False
+    index = subscript.slice[0].slice
+    return isinstance(index, cst.Index) and literal_string(index.value) in ("role", "content")
+
+
+def _copied_as_text(read: cst.CSTNode, analysis: ModuleAnalysis) -> bool:
+    """Is ``read`` a read of a chat history of Gradio 5's messages (``given_only_gradio_messages``)
+    where it is sent or joined into a new list as it is (``messages=history``, ``[SYSTEM] +
+    history + [...]``, ``[*history]``), the function adding to it only messages of a role and
+    a text, and reading it otherwise only to return it or count it? It is then copied there as
+    a role and a text (``_text_turns``): Chat ignores the other keys, which ``input`` rejects."""
+    if not isinstance(read, cst.Name):
+        return False
+    sources = analysis.bindings.value_sources(read)
+    if not sources or not all(isinstance(getattr(each, "node", None), cst.Param) and given_only_gradio_messages(each.node, analysis) for each in sources):
+        return False
+    if not _copy_site(read, analysis):
+        return False
+    return all(_copy_site(other, analysis) or _adds_text_turns_or_only_reads(other, analysis) for each in sources for other in analysis.bindings.reads_of(each))
+
+
+def _copy_site(read: cst.CSTNode, analysis: ModuleAnalysis) -> bool:
+    """Is ``read`` sent as ``messages=``, joined with ``+`` (into ``messages=`` or a name), or
+    unpacked into a list literal?"""
+    node, parent = read, analysis.nodes.parents.get(read)
+    while isinstance(parent, cst.BinaryOperation) and isinstance(parent.operator, cst.Add):
+        node, parent = parent, analysis.nodes.parents.get(parent)
+    if isinstance(parent, cst.Arg):
+        return parent.keyword is not None and parent.keyword.value == "messages"
+    if isinstance(parent, (cst.Assign, cst.AnnAssign)):
+        return node is not read and parent.value is node
+    return node is read and isinstance(parent, cst.StarredElement) and isinstance(analysis.nodes.parents.get(parent), cst.List)
+
+
+def _adds_text_turns_or_only_reads(read: cst.CSTNode, analysis: ModuleAnalysis) -> bool:
+    """``history.append({"role": ..., "content": ...})`` (or ``.extend``/``+=`` of a list of
+    them), ``return history`` (maybe joined with other lists, maybe in a tuple), ``len(history)``."""
+    parent = analysis.nodes.parents.get(read)
+    while isinstance(parent, cst.BinaryOperation) and isinstance(parent.operator, cst.Add):
+        parent = analysis.nodes.parents.get(parent)
+    if isinstance(parent, cst.Element) and isinstance(analysis.nodes.parents.get(parent), cst.Tuple):
+        parent = analysis.nodes.parents.get(analysis.nodes.parents.get(parent))
+    if isinstance(parent, cst.Return):
+        return True  # ``return history``, ``return history + [...]``, ``return "", history``
+    parent = analysis.nodes.parents.get(read)
+    if isinstance(parent, cst.Arg):
+        call = analysis.nodes.parents.get(parent)
+        return isinstance(call, cst.Call) and is_name(call.func, "len") and len(call.args) == 1
+    if isinstance(parent, cst.AugAssign) and parent.target is read and isinstance(parent.operator, cst.AddAssign):
+        return isinstance(parent.value, cst.List) and all(_is_text_turn(e.value) for e in parent.value.elements if isinstance(e, cst.Element)) and all(isinstance(e, cst.Element) for e in parent.value.elements)
+    call = analysis.nodes.parents.get(parent)
+    if not (isinstance(parent, cst.Attribute) and parent.value is read and isinstance(call, cst.Call) and _is_method_call(call, parent.attr.value, analysis)):
+        return False
+    if parent.attr.value == "append" and len(call.args) == 1:
+        return _is_text_turn(call.args[0].value)
+    if parent.attr.value == "extend" and len(call.args) == 1 and isinstance(call.args[0].value, cst.List):
+        elements = call.args[0].value.elements
+        return all(isinstance(e, cst.Element) and _is_text_turn(e.value) for e in elements)
+    return False
+
+
+def _is_text_turn(message: cst.BaseExpression) -> bool:
+    """``{"role": "user" or "assistant", "content": <not a list or dict literal>}``."""
+    entries = dict_entries(message)
+    if entries is None or set(entries) != {"role", "content"}:
+        return False
+    return literal_string(entries["role"].value) in ("user", "assistant") and not isinstance(entries["content"].value, (cst.List, cst.Dict, cst.ListComp))
+
+
+def _text_turns(read: cst.CSTNode) -> cst.BaseExpression:
+    """``history`` -> ``[{"role": turn["role"], "content": turn["content"]} for turn in history]``."""
+    assert isinstance(read, cst.Name)
+    turn = "message" if read.value == "turn" else "turn"
+    return cst.parse_expression(f'[{{"role": {turn}["role"], "content": {turn}["content"]}} for {turn} in {read.value}]')
 
 
 def _returned_by_a_helper(value: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[_History]:

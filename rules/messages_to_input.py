@@ -101,10 +101,16 @@ function, a parameter no call gives) is taken for text, as prompts are. Except a
 Gradio gives (the second parameter of the function a `ChatInterface` calls, or the parameter an
 event gives a `Chatbot`'s value: `.then(fn, inputs=[chatbot])`), however it reaches the call
 (sent as it is, joined, copied or added turn by turn, given to a helper of the module that
-builds the list): its messages are not of a role and a text unless the component is told
-`type="messages"` (Gradio 5) without `multimodal=True` (Gradio 6 gives each content as
-`[{"type": "text", "text": ...}]`, which Chat takes and `input` does not; Gradio 5 gives
-pairs), so the call is reported. A name in the list
+builds the list): its messages are never what `input` takes as they are (Gradio 6 gives each
+content as `[{"type": "text", "text": ...}]`, which Chat takes and `input` does not; Gradio 5
+gives pairs, or, told `type="messages"`, dicts with `metadata` and `options` keys besides the
+role and the content, which Chat ignores and `input` rejects), so the call is reported. Except
+a Gradio 5 history told `type="messages"` without `multimodal=True`, where it is sent or joined
+as it is (`messages=[SYSTEM] + history + [...]`, `messages=history`, `[*history]`), the function
+adding to it only messages of a role and a text and reading it otherwise only to return it or
+count it: it is copied there as roles and texts (`[{"role": turn["role"], "content":
+turn["content"]} for turn in history]`), which is what Chat read of it; and where the
+function itself copies each message's role and content. A name in the list
 holding a message the conversion would change (`messages=[PHOTO]`, `PHOTO` a message with parts
 or a `name`) is reported, and so is a constructor's message with anything but a role and a
 text.
@@ -116,7 +122,7 @@ from typing import List, Optional, Sequence, Set, Tuple, Union
 import libcst as cst
 
 from migrator.rules._history import RULE as TOOL_RESULTS
-from migrator.rules._history import TOOL_PARAMETERS, Items, built_history, changed_message_added, followed_history, inline_answer, response_messages, spliced, tool_message
+from migrator.rules._history import TOOL_PARAMETERS, Items, built_history, changed_message_added, followed_history, gradio_history_sent, inline_answer, response_messages, spliced, tool_message
 from migrator.model import FixSafety, PassedDict, PassedList
 from migrator.passed_values import CONTAINER
 from migrator.rule import Block, Example, Import, NewArgument, Rewrite, Rule, UseRewrite
@@ -313,6 +319,9 @@ def _history_of(messages: cst.BaseExpression, site) -> Union[Tuple[UseRewrite, .
     can use tools."""
     if isinstance(messages, cst.Name) or (isinstance(messages, cst.Attribute) and is_name(messages.value, "self")):
         return followed_history(messages, site, partial(_convert_message, site=site))
+    chat_ui = gradio_history_sent(messages, site.analysis)
+    if chat_ui is not None:
+        return chat_ui
     convert = partial(_convert_message, site=site)
     built = built_history(messages, site, convert)
     if built is not None:
