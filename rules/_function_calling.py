@@ -370,7 +370,7 @@ def _left_without_calls(statement: cst.CSTNode, later: Sequence[cst.CSTNode], te
         return True
     if root is None:
         return False
-    return _rebinds_when_calls(statement, tests, root.value) or (
+    return _rebinds_when_calls(statement, tests, root.value, analysis) or (
         _loops_while_calls(statement, root.value) and not analysis.bindings.bound_in(root, later)
     )
 
@@ -391,18 +391,30 @@ def _leaves_when(statement: cst.CSTNode, tests: Set[cst.CSTNode], present: bool)
     )
 
 
-def _rebinds_when_calls(statement: cst.CSTNode, tests: Set[cst.CSTNode], name: str) -> bool:
-    """``if message.tool_calls: ...; response = <the next call>``, with ``name`` bound by one of
-    the body's own lines: past it, ``name`` holds this response only where it had no tool calls.
-    A ``break``, ``continue``, ``return`` or exception before that line leaves the block the
-    read is in; the read is reached again only through the test."""
-    if not (isinstance(statement, cst.If) and statement.orelse is None and _tests_calls(statement.test, tests, present=True)):
+def _rebinds_when_calls(statement: cst.CSTNode, tests: Set[cst.CSTNode], name: str, analysis) -> bool:
+    """``if message.tool_calls: ...; response = <the next call>`` (or ``if
+    response.choices[0].finish_reason == "tool_calls":``), with ``name`` bound to a Chat call
+    by one of the body's own lines: past it, ``name`` holds this response only where it had no
+    tool calls. A ``break``, ``continue``, ``return`` or exception before that line leaves the
+    block the read is in; the read is reached again only through the test."""
+    if not (isinstance(statement, cst.If) and statement.orelse is None):
         return False
+    if not (_tests_calls(statement.test, tests, present=True) or _ends_for_tool_calls(statement.test, name)):
+        return False
+    calls = {site.call for site in analysis.call_sites()}
     return any(
         isinstance(line, cst.SimpleStatementLine)
-        and any(isinstance(small, cst.Assign) and any(is_name(target.target, name) for target in small.targets) for small in line.body)
+        and any(
+            isinstance(small, cst.Assign) and any(is_name(target.target, name) for target in small.targets) and _awaited_call(small.value) in calls
+            for small in line.body
+        )
         for line in statement.body.body
     )
+
+
+def _awaited_call(value: cst.BaseExpression) -> cst.BaseExpression:
+    """The call ``await call`` awaits; ``value`` itself otherwise."""
+    return value.expression if isinstance(value, cst.Await) else value
 
 
 def _loops_until_no_calls(statement: cst.CSTNode, tests: Set[cst.CSTNode], analysis) -> bool:
@@ -427,13 +439,16 @@ def _loops_while_calls(statement: cst.CSTNode, name: str) -> bool:
     response with tool calls always ends for that reason.)"""
     if not isinstance(statement, cst.While) or statement.orelse is not None:
         return False
-    test = statement.test
-    if chain_of(test) != (name, TOOL_CALLS):
-        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.Equal)):
-            return False
-        if literal_string(test.comparisons[0].comparator) != "tool_calls" or chain_of(test.left) != (name, FINISH_REASON):
-            return False
+    if chain_of(statement.test) != (name, TOOL_CALLS) and not _ends_for_tool_calls(statement.test, name):
+        return False
     return not any(isinstance(node, cst.Break) for node in _own_statements(statement.body))
+
+
+def _ends_for_tool_calls(test: cst.BaseExpression, name: str) -> bool:
+    """``name.choices[0].finish_reason == "tool_calls"``."""
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.Equal)):
+        return False
+    return literal_string(test.comparisons[0].comparator) == "tool_calls" and chain_of(test.left) == (name, FINISH_REASON)
 
 
 def _own_statements(node: cst.CSTNode):

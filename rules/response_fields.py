@@ -37,8 +37,8 @@ calls, a read of the content that is not only tested for truth (or read as `cont
 where the same response may hold tool calls, unless a test of the content found text first
 (`if message.content: print(message.content)`; a name holding the content is followed the same
 way: `text = message.content`, then `if text: ...`) or the read comes after
-`if message.tool_calls:` whose body binds the response's name again (to the next call's
-response, say) in one of its own lines, or after `while resp.choices[0].message.tool_calls:`
+`if message.tool_calls:` (or `if resp.choices[0].finish_reason == "tool_calls":`) whose body
+binds the response's name to the next Chat call in one of its own lines, or after `while resp.choices[0].message.tool_calls:`
 or `while resp.choices[0].finish_reason == "tool_calls":` with no `break` of its own (rule `finish_reason` migrates that test only where
 no tool is forced, so the loop is left only by a response without tool calls); such a read that
 is only shown (printed, logged, in an f-string) migrates with `--unsafe-fixes`, with a note, as

@@ -48,7 +48,14 @@ result, whatever `turns` holds, though a content copied so is taken for text onl
 `turns` is not a history Gradio's `ChatInterface` gives as parts, as rule `messages_to_input` says); everything added to it is a dict literal (maybe held in a name) or
 the message of a response to a call that sends this same history (held in a name or not:
 `reply = response.choices[0].message`, read after that line and before the response's name is
-bound again, as in a loop that asks the model again at the end of its body); and nothing else reads it
+bound again, as in a loop that asks the model again at the end of its body, is read from the
+response; a name bound only there and read after the response's name is bound again, as in
+`reply = response.choices[0].message; response, city = handle(reply)`, is given the whole
+response instead, `reply = response`, and its reads read the message from it), or a dict literal
+a function of the module returns, alone or as an item of a tuple (`result, city =
+handle_tool_call(message)`, then `messages.append(result)`), read nowhere else, when every call of
+the function adds what it returns to a history some call sends: it is rewritten where the function
+writes it, and those calls migrate together; and nothing else reads it
 (`len(messages)` would count items, a loop over it would meet items instead of message dicts).
 All the calls that send it migrate together or none does; so do a call and the next one whose
 `messages=[...]` literal holds its message. Messages written outside the history
@@ -142,9 +149,9 @@ def response_message(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block,
     container = container_of(use.outer, site.analysis)
     if container is None and isinstance(use.parent, cst.Assign):
         return Block(
-            f"the message `{use.code}` is held in a name the tool follows only when it is bound after the "
-            "response with nothing that could skip it (no `try`), and read in the same function before the "
-            "response is bound again"
+            f"the message `{use.code}` is held in a name that may hold other values too (bound again, or on another "
+            "path), so the tool can neither read the message from the response where the name is read nor give "
+            "the name the whole response"
         )
     if container is None and use.path == RESPONSE_MESSAGE and is_shown(use.outer, site):
         return None  # the rule for what is shown whole decides

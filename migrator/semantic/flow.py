@@ -335,6 +335,8 @@ class ValueFlow:
                 self._trace_alias(use, alias, trace, visited)
             elif self._trace_part_argument(use, trace, visited):
                 pass
+            elif self._trace_name_given_whole(use, trace, visited):
+                pass
             else:
                 trace.uses.append(use)
 
@@ -479,6 +481,44 @@ class ValueFlow:
                 self._trace_alias(through, nested, trace, visited)
             elif not self._trace_part_argument(through, trace, visited):
                 trace.uses.append(through)
+
+    def _trace_name_given_whole(self, use: ResultUse, trace: ResultTrace, visited: Set[int]) -> bool:
+        """``message = resp.choices[0].message`` (a part of ``parts_passed_whole``) that cannot be
+        an alias read as the part of ``resp`` (a read comes after ``resp`` is bound again, say):
+        the name is given the result instead, and its reads read the part of it, as a parameter
+        given the result whole does. Every read must see this binding only. False when it is
+        not such a line."""
+        assign = use.parent
+        if use.path not in self.parts_passed_whole or not (
+            isinstance(assign, cst.Assign) and assign.value is use.outer and len(assign.targets) == 1
+        ):
+            return False
+        name = assign.targets[0].target
+        if not (isinstance(name, cst.Name) and _is_plain_line(self.nodes.parents.get(assign))):
+            return False
+        assignment = self.bindings.assignment_of(name, name.value)
+        reads = self.bindings.reads_of(assignment) if assignment is not None else []
+        if not reads or any(self.bindings.reaching(read) != [assignment] for read in reads):
+            return False
+        trace.passed_parts.append(use)
+        depth = len(use.path)
+        for node in reads:
+            read = self._use_from(node)
+            if not read.path and isinstance(read.parent, cst.Del):
+                continue
+            through = ResultUse(
+                base=node,
+                path=use.path + read.path,
+                chain=(node,) * depth + read.chain,
+                parent=read.parent,
+                grandparent=read.grandparent,
+                position=read.position,
+                code=read.code,
+                alias_depth=depth,
+            )
+            if not self._trace_part_argument(through, trace, visited):
+                trace.uses.append(through)
+        return True
 
     def _trace_argument(self, use: ResultUse, trace: ResultTrace, visited: Set[int]) -> bool:
         """A result passed to a function (or a method of the same class, called on ``self``) of
