@@ -444,6 +444,8 @@ def _converted_history(history: _History, shown: str, site: CallSite, convert: M
             )
         if isinstance(converted, Items) and isinstance(addition.context, cst.ListComp):
             return _blocked(f"`{shown}` is built by a comprehension of messages that each become several items")
+        if isinstance(converted, Items) and addition.context is addition.node:
+            return _blocked(f"`{shown}` receives `{_code(addition.node)}` from a function that returns it, and it would become several items")
         if isinstance(converted, Items):
             rewrites.append(_spliced(addition.context, lambda node: _items_of(node, convert)))
         elif converted is None:
@@ -981,11 +983,102 @@ def _extends_a_sent_history(call: cst.Call, analysis: ModuleAnalysis) -> bool:
 
 
 def _add_message(history: _History, message: cst.BaseExpression, context: cst.CSTNode, analysis: ModuleAnalysis, written_in: Optional[str]) -> None:
-    """One message added at ``context``; a name holding a dict literal (``SYSTEM``) stands for it."""
+    """One message added at ``context``; a name holding a dict literal (``SYSTEM``) stands for it,
+    and so do the dict literals a function of the module returns for histories alone."""
+    returned = _messages_a_helper_returns(message, analysis)
+    if returned is not None:
+        history.additions.extend(_Addition(each, each) for each in returned)
+        return
     definition = analysis.bindings.definition(message) if isinstance(message, cst.Name) else None
     if definition is not None and isinstance(definition.value, cst.Dict):
         message, written_in = definition.value, message.value
     history.additions.append(_Addition(message, context, written_in))
+
+
+def _messages_a_helper_returns(message: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[List[cst.Dict]]:
+    """The dict literals a function of the module returns when ``message`` is what a call of it
+    returns (``history.append(make_result(call))``), or one item of it (``result, city =
+    handle_tool_call(message)``, then ``history.append(result)``), and every call of it adds
+    that to a list some call sends as its ``messages``: the dicts are written for histories
+    alone, and each history's plan rewrites them, the calls sending them migrating together."""
+    found = _helper_result(message, analysis)
+    if found is None:
+        return None
+    call, index = found
+    function = analysis.flow.function_called(call)
+    callers = analysis.flow.callers(function) if function is not None else None
+    if function is None or callers is None or function.decorators or function.asynchronous is not None or analysis.nodes.is_generator(function):
+        return None
+    if not all(_adds_its_result_to_a_sent_history(each, index, analysis) for each in callers):
+        return None
+    dicts = []
+    for returned in analysis.nodes.returns_of(function):
+        value = returned.value
+        if index is not None:
+            if not isinstance(value, cst.Tuple) or index >= len(value.elements) or isinstance(value.elements[index], cst.StarredElement):
+                return None
+            value = value.elements[index].value
+        if isinstance(value, cst.Name):
+            definition = analysis.bindings.definition(value)
+            binding = analysis.bindings.reaching(value)
+            if definition is None or not isinstance(definition.value, cst.Dict) or analysis.bindings.reads_of(binding[0]) != [value]:
+                return None  # read elsewhere too, where it stays a Chat message
+            value = definition.value
+        if not isinstance(value, cst.Dict):
+            return None
+        dicts.append(value)
+    return dicts or None
+
+
+def _helper_result(message: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[Tuple[cst.Call, Optional[int]]]:
+    """The call of a function by its name that ``message`` is, or that a name ``message`` reads
+    is bound to and read only there, with the index of the item of its result that name is
+    bound to (``a, b = helper(...)``), if it is one."""
+    if isinstance(message, cst.Call):
+        return (message, None) if isinstance(message.func, cst.Name) else None
+    if not isinstance(message, cst.Name):
+        return None
+    bindings = analysis.bindings.reaching(message)
+    node = getattr(bindings[0], "node", None) if len(bindings) == 1 else None
+    if node is None or analysis.bindings.reads_of(bindings[0]) != [message]:
+        return None
+    parent = analysis.nodes.parents.get(node)
+    index = None
+    if isinstance(parent, cst.Element):
+        items = analysis.nodes.parents.get(parent)
+        if not isinstance(items, cst.Tuple) or any(isinstance(e, cst.StarredElement) for e in items.elements):
+            return None
+        index, parent = list(items.elements).index(parent), analysis.nodes.parents.get(items)
+    statement = analysis.nodes.parents.get(parent) if isinstance(parent, cst.AssignTarget) else None
+    if not (isinstance(statement, cst.Assign) and len(statement.targets) == 1 and isinstance(statement.value, cst.Call)):
+        return None
+    return (statement.value, index) if isinstance(statement.value.func, cst.Name) else None
+
+
+def _adds_its_result_to_a_sent_history(call: cst.Call, index: Optional[int], analysis: ModuleAnalysis) -> bool:
+    """Does ``call`` (or item ``index`` of its result) go only into ``history.append(...)`` of a
+    list some call sends as its ``messages``?"""
+    parent = analysis.nodes.parents.get(call)
+    added: Optional[cst.CSTNode] = call
+    if isinstance(parent, cst.Assign) and len(parent.targets) == 1:
+        target = parent.targets[0].target
+        if index is not None:
+            items = target.elements if isinstance(target, cst.Tuple) else ()
+            target = items[index].value if index < len(items) and not isinstance(items[index], cst.StarredElement) else None
+        binding = analysis.bindings.assignment_of(target, target.value) if isinstance(target, cst.Name) else None
+        reads = analysis.bindings.reads_of(binding) if binding is not None else []
+        added = reads[0] if len(reads) == 1 else None
+    elif index is not None:
+        return False
+    arg = analysis.nodes.parents.get(added) if added is not None else None
+    append = analysis.nodes.parents.get(arg)
+    if not (isinstance(arg, cst.Arg) and _is_method_call(append, "append", analysis) and len(append.args) == 1):
+        return False
+    history = append.func.value  # type: ignore[union-attr]
+    if not isinstance(history, cst.Name):
+        return False
+    reads = [read for binding in analysis.bindings.value_sources(history) for read in analysis.bindings.reads_of(binding)]
+    return any(_feeder(read, analysis) is not None for read in reads)
 
 
 def _add_read(history: _History, read: cst.CSTNode, analysis: ModuleAnalysis) -> None:
