@@ -23,7 +23,7 @@ it would meet items instead of message dicts.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Callable, Dict, List, Optional, Tuple, Union
+from typing import Callable, Dict, List, Optional, Set, Tuple, Union
 
 import libcst as cst
 
@@ -279,12 +279,25 @@ class _History:
     unknown: List[cst.CSTNode]  # what adds to it in ways the tool cannot see into
     # Reads of a chat history Gradio gives, copied into it message by message as a role and a text.
     copies: List[cst.Name] = field(default_factory=list)
+    # The lists joined into it (``messages = [SYSTEM] + turns``): their other reads see only
+    # what is added to them, not what is added to this list.
+    joined: List["_History"] = field(default_factory=list)
 
     def take(self, other: "_History") -> None:
         """Hold what ``other`` holds too: a list joined or extended into this one."""
         self.additions.extend(other.additions)
         self.unknown.extend(other.unknown)
         self.copies.extend(other.copies)
+        self.joined.extend(other.joined)
+
+    def reads_seeing(self, changed: Set[cst.CSTNode]) -> List[cst.CSTNode]:
+        """The reads of this list other than sending and adding to it, and those of the lists
+        joined into it that were given one of the messages ``changed`` (read as they changed)."""
+        reads = list(self.other_reads)
+        for joined in self.joined:
+            if any(addition.node in changed for addition in joined.additions):
+                reads.extend(joined.reads_seeing(changed))
+        return reads
 
 
 def followed_history(name: Union[cst.Name, cst.Attribute], site: CallSite, convert: MessageConverter) -> Union[Tuple[UseRewrite, ...], Block]:
@@ -424,6 +437,7 @@ def _converted_history(history: _History, shown: str, site: CallSite, convert: M
     responses = response_messages(analysis) if any(dict_entries(a.node) is None for a in history.additions) else {}
     rewrites: List[UseRewrite] = [UseRewrite(target=read, build=_text_turns) for read in history.copies]
     unknown = list(history.unknown)
+    changed: Set[cst.CSTNode] = set()  # the messages added to it that a rewrite changes
     for addition in history.additions:
         if addition.node in responses:
             producer, use = responses[addition.node]
@@ -433,6 +447,7 @@ def _converted_history(history: _History, shown: str, site: CallSite, convert: M
             if unstored is not None:
                 return unstored
             rewrites.append(output_rewrite(use, addition.context))
+            changed.add(addition.node)
             continue
         converted = convert(addition.node) if dict_entries(addition.node) is not None else None
         if isinstance(converted, Block):
@@ -448,18 +463,21 @@ def _converted_history(history: _History, shown: str, site: CallSite, convert: M
             return _blocked(f"`{shown}` receives `{_code(addition.node)}` from a function that returns it, and it would become several items")
         if isinstance(converted, Items):
             rewrites.append(_spliced(addition.context, lambda node: _items_of(node, convert)))
+            changed.add(addition.node)
         elif converted is None:
             unknown.append(addition.node)
         elif converted is not addition.node:
             rewrites.append(UseRewrite(target=addition.node, build=lambda node: _message_of(node, convert)))
+            changed.add(addition.node)
     if unknown and (rewrites or tool_context):
         line = analysis.nodes.positions[unknown[0]].start.line
         return _blocked(
             f"`{shown}` receives `{_code(unknown[0])}` on line {line}, which the tool cannot see into: "
             "it may be a tool call or result, which the Responses API takes in another shape"
         )
-    if rewrites and history.other_reads:
-        read = history.other_reads[0]
+    other_reads = history.reads_seeing(changed)
+    if rewrites and other_reads:
+        read = other_reads[0]
         return _blocked(
             f"`{shown}` is also read by `{_code(_statement_code(read, analysis))}` on line "
             f"{analysis.nodes.positions[read].start.line}, which would see Responses items instead of Chat messages"
@@ -706,7 +724,8 @@ def _add_joined(history: _History, value: cst.BaseExpression, analysis: ModuleAn
         return False
     history.take(joined)
     history.feeders.extend(joined.feeders)
-    history.other_reads.extend(read for read in joined.other_reads if read is not value)
+    joined.other_reads = [read for read in joined.other_reads if read is not value]
+    history.joined.append(joined)
     return True
 
 
@@ -915,67 +934,72 @@ def _text_turns(read: cst.CSTNode) -> cst.BaseExpression:
 
 def _returned_by_a_helper(value: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[_History]:
     """What the list ``value`` holds when it is made by a function of the module
-    (``handle_tool_calls(message)``, or a name bound to that call and read only there) that
-    builds a new list each call and returns it (``results = []``, ``results.append({...})``,
-    ``return results``), and whose every other call sends what it returns or adds it to a
-    history some call sends: the messages added to it are written for histories alone."""
-    call = _helper_call(value, analysis)
-    if call is None:
+    (``handle_tool_calls(message)``, or a name bound to that call, or to one item of the tuple
+    it returns, and read only there) that builds a new list each call and returns it
+    (``results = []``, ``results.append({...})``, ``return results``, or ``return results,
+    cities``), and whose every other call sends what it returns or adds it to a history some
+    call sends: the messages added to it are written for histories alone."""
+    found = _helper_result(value, analysis)
+    if found is None:
         return None
+    call, index = found
     function = analysis.flow.function_called(call)
     callers = analysis.flow.callers(function) if function is not None else None
     if function is None or function.decorators or analysis.nodes.is_generator(function) or callers is None:
         return None
-    if not all(other is call or _extends_a_sent_history(other, analysis) for other in callers):
+    if not all(other is call or _added_to_a_sent_history(other, index, "extend", analysis) for other in callers):
         return None  # what another call of it returns goes elsewhere, where it stays a Chat message
-    returns = analysis.nodes.returns_of(function)
-    if not returns or not all(isinstance(each.value, cst.Name) for each in returns):
+    lists = [_returned_item(each.value, index) for each in analysis.nodes.returns_of(function)]
+    if not lists or not all(isinstance(each, cst.Name) for each in lists):
         return None
     built = _History([], [], [], [])
-    for each in returns:
-        held = _follow(each.value, analysis)
-        if held is None or held.feeders or any(read not in [r.value for r in returns] for read in held.other_reads):
+    for each in lists:
+        held = _follow(each, analysis)
+        if held is None or held.feeders or any(read not in lists for read in held.other_reads):
             return None
-        sources = analysis.bindings.value_sources(each.value)
+        sources = analysis.bindings.value_sources(each)
         if not all(analysis.nodes.within(getattr(source, "node", None), function) for source in sources):
             return None  # a list kept outside the function: other code may read it
         built.take(held)
     return built
 
 
-def _helper_call(value: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[cst.Call]:
-    """The call of a function by its name ``value`` is (``helper(...)``), or the one a name it
-    reads is bound to and read only there (``results = helper(...)``, then ``results`` read)."""
-    if isinstance(value, cst.Name):
-        bindings = analysis.bindings.reaching(value)
-        if len(bindings) != 1 or getattr(bindings[0], "node", None) is None or analysis.bindings.reads_of(bindings[0]) != [value]:
-            return None
-        value = _bound_value(bindings[0].node, analysis)
-    return value if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) else None
+def _returned_item(value: Optional[cst.BaseExpression], index: Optional[int]) -> Optional[cst.BaseExpression]:
+    """What a ``return value`` gives: ``value``, or its item ``index`` when it returns a tuple."""
+    if index is None:
+        return value
+    if not isinstance(value, cst.Tuple) or index >= len(value.elements) or isinstance(value.elements[index], cst.StarredElement):
+        return None
+    return value.elements[index].value
 
 
-def _extends_a_sent_history(call: cst.Call, analysis: ModuleAnalysis) -> bool:
-    """Does what ``call`` returns go only into ``history.extend(...)`` of a list some call sends
-    as its ``messages``? Then the plan of that call rewrites what the helper writes too, and
-    the calls sharing it migrate together or not at all."""
+def _added_to_a_sent_history(call: cst.Call, index: Optional[int], method: str, analysis: ModuleAnalysis) -> bool:
+    """Does what ``call`` returns (or its item ``index``) go only into ``history.append(...)``
+    (``method``, or ``extend``) of a list some call sends as its ``messages``, or is it such a
+    list, sent as it is (``messages=helper(...)``, ``messages = helper(...)`` read only so)? Then
+    the plan of that call rewrites what the helper writes too, and the calls sharing it migrate
+    together or not at all."""
     parent = analysis.nodes.parents.get(call)
-    value: cst.BaseExpression = call
-    if _feeder(call, analysis) is not None:
+    added: Optional[cst.CSTNode] = call
+    if index is None and method == "extend" and _feeder(call, analysis) is not None:
         return True  # ``messages=helper(...)``
-    if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
-        target = parent.targets[0].target
-        binding = analysis.bindings.assignment_of(target, target.value)
+    if isinstance(parent, cst.Assign) and len(parent.targets) == 1:
+        target: Optional[cst.BaseExpression] = parent.targets[0].target
+        if index is not None:
+            items = target.elements if isinstance(target, cst.Tuple) else ()
+            target = items[index].value if index < len(items) and not isinstance(items[index], cst.StarredElement) else None
+        binding = analysis.bindings.assignment_of(target, target.value) if isinstance(target, cst.Name) else None
         reads = analysis.bindings.reads_of(binding) if binding is not None else []
-        if reads and all(_feeder(read, analysis) is not None for read in reads):
+        if method == "extend" and reads and all(_feeder(read, analysis) is not None for read in reads):
             return True  # ``messages = helper(...)``, sent as it is
-        if len(reads) != 1:
-            return False
-        value = reads[0]
-    arg = analysis.nodes.parents.get(value)
-    extend = analysis.nodes.parents.get(arg)
-    if not (isinstance(arg, cst.Arg) and _is_method_call(extend, "extend", analysis) and _helper_call(value, analysis) is call):
+        added = reads[0] if len(reads) == 1 else None
+    elif index is not None:
         return False
-    history = extend.func.value  # type: ignore[union-attr]
+    arg = analysis.nodes.parents.get(added) if added is not None else None
+    adding = analysis.nodes.parents.get(arg)
+    if not (isinstance(arg, cst.Arg) and _is_method_call(adding, method, analysis) and len(adding.args) == 1):
+        return False
+    history = adding.func.value  # type: ignore[union-attr]
     if not isinstance(history, cst.Name):
         return False
     reads = [read for binding in analysis.bindings.value_sources(history) for read in analysis.bindings.reads_of(binding)]
@@ -1009,15 +1033,11 @@ def _messages_a_helper_returns(message: cst.BaseExpression, analysis: ModuleAnal
     callers = analysis.flow.callers(function) if function is not None else None
     if function is None or callers is None or function.decorators or function.asynchronous is not None or analysis.nodes.is_generator(function):
         return None
-    if not all(_adds_its_result_to_a_sent_history(each, index, analysis) for each in callers):
+    if not all(_added_to_a_sent_history(each, index, "append", analysis) for each in callers):
         return None
     dicts = []
     for returned in analysis.nodes.returns_of(function):
-        value = returned.value
-        if index is not None:
-            if not isinstance(value, cst.Tuple) or index >= len(value.elements) or isinstance(value.elements[index], cst.StarredElement):
-                return None
-            value = value.elements[index].value
+        value = _returned_item(returned.value, index)
         if isinstance(value, cst.Name):
             definition = analysis.bindings.definition(value)
             binding = analysis.bindings.reaching(value)
@@ -1053,32 +1073,6 @@ def _helper_result(message: cst.BaseExpression, analysis: ModuleAnalysis) -> Opt
     if not (isinstance(statement, cst.Assign) and len(statement.targets) == 1 and isinstance(statement.value, cst.Call)):
         return None
     return (statement.value, index) if isinstance(statement.value.func, cst.Name) else None
-
-
-def _adds_its_result_to_a_sent_history(call: cst.Call, index: Optional[int], analysis: ModuleAnalysis) -> bool:
-    """Does ``call`` (or item ``index`` of its result) go only into ``history.append(...)`` of a
-    list some call sends as its ``messages``?"""
-    parent = analysis.nodes.parents.get(call)
-    added: Optional[cst.CSTNode] = call
-    if isinstance(parent, cst.Assign) and len(parent.targets) == 1:
-        target = parent.targets[0].target
-        if index is not None:
-            items = target.elements if isinstance(target, cst.Tuple) else ()
-            target = items[index].value if index < len(items) and not isinstance(items[index], cst.StarredElement) else None
-        binding = analysis.bindings.assignment_of(target, target.value) if isinstance(target, cst.Name) else None
-        reads = analysis.bindings.reads_of(binding) if binding is not None else []
-        added = reads[0] if len(reads) == 1 else None
-    elif index is not None:
-        return False
-    arg = analysis.nodes.parents.get(added) if added is not None else None
-    append = analysis.nodes.parents.get(arg)
-    if not (isinstance(arg, cst.Arg) and _is_method_call(append, "append", analysis) and len(append.args) == 1):
-        return False
-    history = append.func.value  # type: ignore[union-attr]
-    if not isinstance(history, cst.Name):
-        return False
-    reads = [read for binding in analysis.bindings.value_sources(history) for read in analysis.bindings.reads_of(binding)]
-    return any(_feeder(read, analysis) is not None for read in reads)
 
 
 def _add_read(history: _History, read: cst.CSTNode, analysis: ModuleAnalysis) -> None:

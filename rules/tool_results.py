@@ -12,9 +12,10 @@ Rewrites the conversation a tool-calling loop sends back, so that it holds Respo
 The history may be written inline in `messages=[...]`, or kept in a list variable that the
 call sends (`messages=history`, or `[..., *history]`) and that is built in the same module with
 `append`, `extend` and `+=` (of messages written there, or of the list a function of the module
-builds anew at each call and returns: `messages.extend(handle_tool_calls(message))`, whose tool
-results are rewritten in the function when every call of it extends a history some call sends,
-all those calls then migrating together), or in an attribute of an agent class (`messages=self.messages`)
+builds anew at each call and returns: `messages.extend(handle_tool_calls(message))`, or one
+item of the tuple it returns: `results, cities = handle(message)`, then `messages.extend(results)`;
+its tool results are rewritten in the function when every call of it extends a history some call
+sends, all those calls then migrating together), or in an attribute of an agent class (`messages=self.messages`)
 that its methods bind only to list literals and reach only through their `self`, when nothing
 else in the module reads an attribute of that name and no other module imports the class.
 
@@ -56,7 +57,9 @@ a function of the module returns, alone or as an item of a tuple (`result, city 
 handle_tool_call(message)`, then `messages.append(result)`), read nowhere else, when every call of
 the function adds what it returns to a history some call sends: it is rewritten where the function
 writes it, and those calls migrate together; and nothing else reads it
-(`len(messages)` would count items, a loop over it would meet items instead of message dicts).
+(`len(messages)` would count items, a loop over it would meet items instead of message dicts);
+a list it is joined from (`messages = [SYSTEM] + turns`) may be read elsewhere unless what it
+is given changes: the join copies it, so it never holds what is added to the history.
 All the calls that send it migrate together or none does; so do a call and the next one whose
 `messages=[...]` literal holds its message. Messages written outside the history
 (in a function returning it, a constant it copies, a name) are not rewritten, since other code
