@@ -995,7 +995,19 @@ def _added_to_a_sent_history(call: cst.Call, index: Optional[int], method: str, 
         added = reads[0] if len(reads) == 1 else None
     elif index is not None:
         return False
-    arg = analysis.nodes.parents.get(added) if added is not None else None
+    loop = analysis.nodes.parents.get(added) if added is not None else None
+    if method == "extend" and isinstance(loop, cst.For) and loop.iter is added and isinstance(loop.target, cst.Name):
+        # ``for result in results: history.append(result)``
+        binding = analysis.bindings.assignment_of(loop.target, loop.target.value)
+        reads = analysis.bindings.reads_of(binding) if binding is not None else []
+        return bool(reads) and all(_adds_to_a_sent_history(read, "append", analysis) for read in reads)
+    return added is not None and _adds_to_a_sent_history(added, method, analysis)
+
+
+def _adds_to_a_sent_history(read: cst.CSTNode, method: str, analysis: ModuleAnalysis) -> bool:
+    """Is ``read`` the one argument of ``history.append(...)`` (``method``) of a list some call
+    sends as its ``messages``?"""
+    arg = analysis.nodes.parents.get(read)
     adding = analysis.nodes.parents.get(arg)
     if not (isinstance(arg, cst.Arg) and _is_method_call(adding, method, analysis) and len(adding.args) == 1):
         return False
@@ -1013,10 +1025,25 @@ def _add_message(history: _History, message: cst.BaseExpression, context: cst.CS
     if returned is not None:
         history.additions.extend(_Addition(each, each) for each in returned)
         return
+    looped = _looped_over(message, analysis)
+    listed = _returned_by_a_helper(looped, analysis) if looped is not None else None
+    if listed is not None:
+        history.take(listed)  # ``for result in handle(message): history.append(result)``
+        return
     definition = analysis.bindings.definition(message) if isinstance(message, cst.Name) else None
     if definition is not None and isinstance(definition.value, cst.Dict):
         message, written_in = definition.value, message.value
     history.additions.append(_Addition(message, context, written_in))
+
+
+def _looped_over(message: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[cst.BaseExpression]:
+    """What ``for message in ...:`` runs over, when ``message`` reads that loop's target only."""
+    bindings = analysis.bindings.reaching(message) if isinstance(message, cst.Name) else []
+    node = getattr(bindings[0], "node", None) if len(bindings) == 1 else None
+    loop = analysis.nodes.parents.get(node) if node is not None else None
+    if not (isinstance(loop, cst.For) and loop.target is node and analysis.bindings.reads_of(bindings[0]) == [message]):
+        return None
+    return loop.iter
 
 
 def _messages_a_helper_returns(message: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[List[cst.Dict]]:

@@ -13,7 +13,8 @@ The history may be written inline in `messages=[...]`, or kept in a list variabl
 call sends (`messages=history`, or `[..., *history]`) and that is built in the same module with
 `append`, `extend` and `+=` (of messages written there, or of the list a function of the module
 builds anew at each call and returns: `messages.extend(handle_tool_calls(message))`, or one
-item of the tuple it returns: `results, cities = handle(message)`, then `messages.extend(results)`;
+item of the tuple it returns: `results, cities = handle(message)`, then `messages.extend(results)`
+or `for result in results: messages.append(result)`;
 its tool results are rewritten in the function when every call of it extends a history some call
 sends, all those calls then migrating together), or in an attribute of an agent class (`messages=self.messages`)
 that its methods bind only to list literals and reach only through their `self`, when nothing
