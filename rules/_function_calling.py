@@ -315,6 +315,19 @@ def _calls_tests(site: CallSite) -> Set[cst.CSTNode]:
     return reads
 
 
+def _finish_tests(site: CallSite) -> Set[cst.CSTNode]:
+    """The tests ``resp.choices[0].finish_reason == "tool_calls"`` of ``site``'s response (rule
+    ``finish_reason`` migrates them only where no tool is forced, where a response with tool
+    calls always ends for that reason, and one without never does)."""
+    analysis = site.analysis
+    tests = set()
+    for use in analysis.flow.trace_result(site.call).uses:
+        test, root = use.parent, chain_root_name(use.outer)
+        if use.path == FINISH_REASON and isinstance(test, cst.Comparison) and test.left is use.outer and root is not None and _ends_for_tool_calls(test, root.value):
+            tests.add(test)
+    return tests
+
+
 def is_or_empty(node: Optional[cst.CSTNode], left: cst.CSTNode) -> bool:
     """Is ``node`` ``left or []`` (or ``left or ()``)?"""
     return (
@@ -342,6 +355,7 @@ def _only_without_tool_calls(node: cst.CSTNode, site: CallSite) -> bool:
 def _only_where_calls(node: cst.CSTNode, site: CallSite, present: bool) -> bool:
     analysis = site.analysis
     tests = _calls_tests(site)
+    finish_tests = _finish_tests(site) if not present else set()
     root = chain_root_name(node)
     child, parent = node, analysis.nodes.parents.get(node)
     while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
@@ -355,13 +369,15 @@ def _only_where_calls(node: cst.CSTNode, site: CallSite, present: bool) -> bool:
             for index, earlier in enumerate(earlier_statements):
                 if _leaves_when(earlier, tests, present=not present):
                     return True
-                if not present and _left_without_calls(earlier, earlier_statements[index + 1 :], tests, root, analysis):
+                if not present and _left_without_calls(earlier, earlier_statements[index + 1 :], tests, finish_tests, root, analysis):
                     return True
         child, parent = parent, analysis.nodes.parents.get(parent)
     return False
 
 
-def _left_without_calls(statement: cst.CSTNode, later: Sequence[cst.CSTNode], tests: Set[cst.CSTNode], root: Optional[cst.Name], analysis) -> bool:
+def _left_without_calls(
+    statement: cst.CSTNode, later: Sequence[cst.CSTNode], tests: Set[cst.CSTNode], finish_tests: Set[cst.CSTNode], root: Optional[cst.Name], analysis
+) -> bool:
     """Does the code past ``statement`` (followed by ``later`` in its block) run only where the
     response read from ``root`` has no tool calls: a ``while True:`` left by a ``break`` without
     calls, ``if calls: ...; response = <next call>``, or ``while response... == "tool_calls":``
@@ -370,7 +386,7 @@ def _left_without_calls(statement: cst.CSTNode, later: Sequence[cst.CSTNode], te
         return True
     if root is None:
         return False
-    return _rebinds_when_calls(statement, tests, root.value, analysis) or (
+    return _rebinds_when_calls(statement, tests | finish_tests, root.value, analysis) or (
         _loops_while_calls(statement, root.value) and not analysis.bindings.bound_in(root, later)
     )
 
@@ -399,7 +415,7 @@ def _rebinds_when_calls(statement: cst.CSTNode, tests: Set[cst.CSTNode], name: s
     block the read is in; the read is reached again only through the test."""
     if not (isinstance(statement, cst.If) and statement.orelse is None):
         return False
-    if not (_tests_calls(statement.test, tests, present=True) or _ends_for_tool_calls(statement.test, name)):
+    if not _tests_calls(statement.test, tests, present=True):
         return False
     calls = {site.call for site in analysis.call_sites()}
     return any(
