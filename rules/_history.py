@@ -1033,6 +1033,14 @@ def _add_message(history: _History, message: cst.BaseExpression, context: cst.CS
     definition = analysis.bindings.definition(message) if isinstance(message, cst.Name) else None
     if definition is not None and isinstance(definition.value, cst.Dict):
         message, written_in = definition.value, message.value
+    elif isinstance(message, cst.Name):
+        # Bound in branches (``msg = {...}`` in an ``if`` and an ``else``): each dict it may hold
+        # is checked as written there, and what else it may hold stays unseen.
+        bound = [_bound_value(getattr(binding, "node", None), analysis) for binding in analysis.bindings.reaching(message)]
+        dicts = [value for value in bound if isinstance(value, cst.Dict)]
+        history.additions.extend(_Addition(value, context, message.value) for value in dicts)
+        if dicts and len(dicts) == len(bound):
+            return
     history.additions.append(_Addition(message, context, written_in))
 
 
