@@ -305,9 +305,9 @@ def followed_history(name: Union[cst.Name, cst.Attribute], site: CallSite, conve
     ``messages``: a name, or ``self.NAME``) hold Responses input; none when it already does."""
     analysis = site.analysis
     shown = _code(name)
-    chat_ui = gradio_history_sent(name, analysis) if isinstance(name, cst.Name) else None
-    if chat_ui is not None:
-        return chat_ui
+    unread = (gradio_history_sent(name, analysis) or imported_messages_sent(name, analysis)) if isinstance(name, cst.Name) else None
+    if unread is not None:
+        return unread
     history = _follow(name, analysis) if isinstance(name, cst.Name) else _follow_attribute(name, analysis)
     tool_context = any(site.has_argument(p) for p in TOOL_PARAMETERS)
     if history is None and not tool_context:
@@ -367,6 +367,48 @@ def followed_history(name: Union[cst.Name, cst.Attribute], site: CallSite, conve
             )
         return ()  # the caller's responsibility, as for any ``messages`` expression
     return _converted_history(history, shown, site, convert)
+
+
+def imported_messages_sent(messages: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[Block]:
+    """Why ``messages`` cannot be sent as ``input`` when it holds a message or a list of them
+    that another module makes (``from prompts import FEW_SHOT``): the tool does not read it,
+    and it may hold content parts, a ``name``, tool calls or results; None when it holds none."""
+    imported = _imported_in(messages, analysis, set())
+    if imported is None:
+        return None
+    return Block(
+        f"`{_code(imported)}` is imported from another module, which the tool does not read here: a message in it may be"
+        " one `input` takes in another shape (content parts, a `name`, tool calls or results)",
+        rule="messages_to_input",
+    )
+
+
+def _imported_in(expr: cst.BaseExpression, analysis: ModuleAnalysis, seen: Set[int]) -> Optional[cst.Name]:
+    """A name ``expr`` sends as a message or a list of them (itself, an element of a list
+    literal, unpacked, joined with ``+``, or what a name it reads is bound to) that is bound by
+    an import."""
+    if id(expr) in seen:
+        return None
+    seen.add(id(expr))
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+        return _imported_in(expr.left, analysis, seen) or _imported_in(expr.right, analysis, seen)
+    if isinstance(expr, (cst.List, cst.Tuple)):
+        for element in expr.elements:
+            found = _imported_in(element.value, analysis, seen)
+            if found is not None:
+                return found
+        return None
+    if not isinstance(expr, cst.Name):
+        return None
+    for binding in analysis.bindings.value_sources(expr):
+        node = getattr(binding, "node", None)
+        if isinstance(node, (cst.Import, cst.ImportFrom)):
+            return expr
+        value = _bound_value(node, analysis) if node is not None else None
+        found = _imported_in(value, analysis, seen) if value is not None else None
+        if found is not None:
+            return found
+    return None
 
 
 def gradio_history_sent(messages: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[Block]:
@@ -686,6 +728,8 @@ def _changed_messages_given(name: cst.BaseExpression, analysis: ModuleAnalysis, 
         for value in analysis.passed_by_every_call(param) or ():
             literals = analysis.bindings.bound_values(value) if isinstance(value, cst.Name) else [value]
             if any(isinstance(each, cst.List) and any(_changed_by(convert, e.value) for e in each.elements if isinstance(e, cst.Element)) for each in literals):
+                return "that a call of this module gives"
+            if isinstance(value, cst.Name) and changed_message_added(value, analysis, convert) is not None:
                 return "that a call of this module gives"
         given = analysis.passed_by_other_modules(param)
         if any(isinstance(each, PassedList) and any(isinstance(item, PassedDict) and not _is_plain_message(item) for item in each.items) for each in given):

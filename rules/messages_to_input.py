@@ -110,7 +110,9 @@ as it is (`messages=[SYSTEM] + history + [...]`, `messages=history`, `[*history]
 adding to it only messages of a role and a text and reading it otherwise only to return it or
 count it: it is copied there as roles and texts (`[{"role": turn["role"], "content":
 turn["content"]} for turn in history]`), which is what Chat read of it; and where the
-function itself copies each message's role and content. A name in the list
+function itself copies each message's role and content. A message or a list
+of them imported from another module (`messages=[QUESTION]`, `FEW_SHOT + [...]`) is reported: the
+tool does not read it there, and it may hold content parts, a `name`, tool calls or results. A name in the list
 holding a message the conversion would change (`messages=[PHOTO]`, `PHOTO` a message with parts
 or a `name`) is reported, and so is a constructor's message with anything but a role and a
 text.
@@ -122,7 +124,7 @@ from typing import List, Optional, Sequence, Set, Tuple, Union
 import libcst as cst
 
 from migrator.rules._history import RULE as TOOL_RESULTS
-from migrator.rules._history import TOOL_PARAMETERS, Items, built_history, changed_message_added, followed_history, gradio_history_sent, inline_answer, response_messages, spliced, tool_message
+from migrator.rules._history import TOOL_PARAMETERS, Items, built_history, changed_message_added, followed_history, gradio_history_sent, imported_messages_sent, inline_answer, response_messages, spliced, tool_message
 from migrator.model import FixSafety, PassedDict, PassedList
 from migrator.passed_values import CONTAINER
 from migrator.rule import Block, Example, Import, NewArgument, Rewrite, Rule, UseRewrite
@@ -319,9 +321,9 @@ def _history_of(messages: cst.BaseExpression, site) -> Union[Tuple[UseRewrite, .
     can use tools."""
     if isinstance(messages, cst.Name) or (isinstance(messages, cst.Attribute) and is_name(messages.value, "self")):
         return followed_history(messages, site, partial(_convert_message, site=site))
-    chat_ui = gradio_history_sent(messages, site.analysis)
-    if chat_ui is not None:
-        return chat_ui
+    unread = gradio_history_sent(messages, site.analysis) or imported_messages_sent(messages, site.analysis)
+    if unread is not None:
+        return unread
     convert = partial(_convert_message, site=site)
     built = built_history(messages, site, convert)
     if built is not None:
@@ -350,6 +352,8 @@ def _inline_history(messages: cst.List, site) -> Union[Tuple[UseRewrite, ...], B
             if isinstance(followed, Block):
                 return followed
             rewrites.extend(followed)
+        elif isinstance(element.value, cst.Name) and imported_messages_sent(element.value, site.analysis) is not None:
+            return imported_messages_sent(element.value, site.analysis)
         elif element.value in responses:
             producer, use = responses[element.value]
             answer = inline_answer(use, producer, element, site.call)
