@@ -210,6 +210,9 @@ def _with_reads(rewrite: Union[UseRewrite, Block], name: cst.Name, site: CallSit
         return Block(trace.escapes[0].reason)
     if trace.exported_functions:
         return Block(f"a tool call is returned from `{trace.exported_functions[0]}`, which other modules may call")
+    imported = _passed_to_importers(trace, "a tool call", site)
+    if imported is not None:
+        return imported
     reads, shown = [], []
     for read in trace.uses:
         if not read.path and is_shown(read.outer, site):
@@ -231,6 +234,16 @@ def _with_reads(rewrite: Union[UseRewrite, Block], name: cst.Name, site: CallSit
     if shown:
         return _shown_anyway(shown[0], "the tool call's fields", "a function_call item", (rewrite, *reads))
     return dataclasses.replace(rewrite, more=tuple(reads))
+
+
+def _passed_to_importers(trace, what: str, site: CallSite) -> Optional[Block]:
+    """A function the tool call is passed to (its parameter followed) that other modules of the
+    project import: they call it with Chat tool calls, which its rewritten reads would not fit."""
+    for function in trace.exported_parameters:
+        where = site.analysis.project.where_imported(function.split(".")[0])
+        if where is not None:
+            return Block(f"{what} is passed to `{function}`, which other modules import ({where}) and call with what they have")
+    return None
 
 
 def _shown_anyway(code: str, what: str, now: str, rewrites: Tuple[UseRewrite, ...]) -> Block:
@@ -278,6 +291,9 @@ def _held_calls(use: ResultUse, name: cst.Name, site: CallSite) -> Union[UseRewr
         return Block(trace.escapes[0].reason)
     if trace.exported_functions:
         return Block(f"the tool calls are returned from `{trace.exported_functions[0]}`, which other modules may call")
+    imported = _passed_to_importers(trace, "the tool calls", site)
+    if imported is not None:
+        return imported
     reads: List[UseRewrite] = []
     for read in trace.uses:
         if not read.path and _is_loop_iterable(read.outer, analysis):
