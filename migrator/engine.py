@@ -246,7 +246,7 @@ def run(
     inputs = Inputs() if record is not None else None
     files = list(discover(paths, exclude, inputs))
     project = project or Project(cache=cache)
-    project.give(item for item in files if isinstance(item, Path))
+    project.give((item for item in files if isinstance(item, Path)), (path for path in paths if path.is_dir()))
     recording = _Recording(record, inputs, project) if record is not None and inputs is not None and inputs.known else None
     return Results(len(files), _results(files, options, jobs, cache, project, recording))
 

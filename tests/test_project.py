@@ -805,3 +805,21 @@ def test_chat_calls_are_kept_unless_a_run_migrates_them(tmp_path):
     facts = _facts(tmp_path, "tests/unit/test_app.py", chat_calls=True)
     assert facts.chat_calls == ("app/llm.py:3",)
     assert facts.chat_calls_kept == facts.chat_calls
+
+
+def test_a_folder_given_without_a_project_marker_holds_the_namespace_packages_in_it(tmp_path):
+    """A tree with no project marker (a downloaded app): a module in a folder without
+    ``__init__.py`` is imported by the modules beside that folder, in the folder the run was
+    given; the reads there migrate with the call."""
+    root = tmp_path / "app"
+    (root / "services").mkdir(parents=True)
+    (root / "services" / "llm.py").write_text(
+        "from openai import OpenAI\n\nclient = OpenAI()\n\n\ndef ask(question):\n"
+        '    return client.chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": question}])\n'
+    )
+    (root / "main.py").write_text('from services.llm import ask\n\nprint(ask("hi").choices[0].message.content)\n')
+    assert project_root(root / "services" / "llm.py") == root / "services"  # no marker anywhere up
+    results = {r.path.name: r for r in engine.run([root], jobs=1)}
+    assert all(r.error is None for r in results.values())
+    assert results["llm.py"].result.calls_migrated == 1
+    assert b"print(ask(\"hi\").output_text)" in results["main.py"].result.output
