@@ -9,9 +9,10 @@ and transforms the file again with the answers (``ProjectFacts``) when they diff
 module on its own would assume: nobody imports it, and it imports no client.
 
 The project is the folder the file belongs to (the nearest one up with a ``pyproject.toml``,
-``setup.py``, ``setup.cfg`` or ``.git``; else the outermost folder the run was given that
-holds it, else the folder its top package is in), not the paths given: a module outside them
-can import a function the run would change. Module names come from the folders: a file's name is dotted through the
+``setup.py``, ``setup.cfg`` or ``.git``; else the folder its top package is in, or, for a
+namespace package (no ``__init__.py``) in a folder the run was given that holds modules of its
+own, that folder, where the scripts importing it run from), not the paths given: a module
+outside them can import a function the run would change. Module names come from the folders: a file's name is dotted through the
 folders above it that hold an ``__init__.py``, and an absolute import is looked for first
 beside the importer's top package, then anywhere in the project. Folders without one are
 namespace packages: a relative import that climbs above the regular packages, and a dotted
@@ -212,14 +213,24 @@ class Project:
         self._read: Set[Path] = set()  # the files whose text this run read
 
     def give(self, files: Iterable[Path], folders: Iterable[Path] = ()) -> None:
-        """The files of the run, which alone it may change, and the folders it was given: a
-        file with no project marker above it belongs to the outermost of them it is in."""
+        """The files of the run, which alone it may change, and the folders it was given."""
         self._files = list(files)
         self._given = None
-        self._folders = sorted({folder.resolve() for folder in folders}, key=lambda folder: len(folder.parts))
+        self._folders = [folder.resolve() for folder in folders]
         if self._cache is not None:
             run = hashlib.sha256("\0".join(map(str, [self._root, *self._files])).encode()).hexdigest()
             self._record = self._cache.project_record(run)
+
+    def _holds_scripts(self, folder: Path) -> bool:
+        """Is ``folder`` a folder the run was given (or below one), with no project marker, that
+        holds modules of its own: scripts, run from there, which may import what the folders
+        in it hold as namespace packages? Such a folder is listed whole."""
+        if _marked_folder(folder) is not None or not any(given == folder or given in folder.parents for given in self._folders):
+            return False
+        try:
+            return any(entry.endswith(".py") for entry in os.listdir(folder))
+        except OSError:
+            return False
 
     @property
     def given(self) -> Set[Path]:
@@ -329,10 +340,10 @@ class Project:
         folder = path.parent
         if folder not in self._roots:
             root = self._root or project_root(path)
-            if self._root is None and _marked_folder(folder) is None:
-                # No marker: a module of a namespace package is its own top package, and the
-                # modules importing it are beside its folder, in the folder the run was given.
-                root = next((given for given in self._folders if given == folder or given in folder.parents), root)
+            if self._root is None and _marked_folder(folder) is None and not (root / "__init__.py").exists() and self._holds_scripts(root.parent):
+                # No marker: the folder holding a namespace package (``services/``, no
+                # ``__init__.py``) is where the scripts importing it run from.
+                root = root.parent
             if _left_out(root, path):  # in a folder the project leaves out (hidden, say): its own
                 root = _module_of(path).base
             self._roots[folder] = root
@@ -499,7 +510,7 @@ class Project:
     def _tree(self, root: Path) -> "_Tree":
         if root not in self._trees:
             index = self._cache.import_index(root) if self._cache else None
-            self._trees[root] = _Tree(root, self.source, index, given=root == self._root or root in self._folders)
+            self._trees[root] = _Tree(root, self.source, index, given=root == self._root or self._holds_scripts(root))
         return self._trees[root]
 
 
