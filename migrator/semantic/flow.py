@@ -501,24 +501,30 @@ class ValueFlow:
         if not reads or any(self.bindings.reaching(read) != [assignment] for read in reads):
             return False
         trace.passed_parts.append(use)
-        depth = len(use.path)
         for node in reads:
-            read = self._use_from(node)
-            if not read.path and isinstance(read.parent, cst.Del):
-                continue
-            through = ResultUse(
-                base=node,
-                path=use.path + read.path,
-                chain=(node,) * depth + read.chain,
-                parent=read.parent,
-                grandparent=read.grandparent,
-                position=read.position,
-                code=read.code,
-                alias_depth=depth,
-            )
-            if not self._trace_part_argument(through, trace, visited):
+            through = self._read_of_the_part(use, node)
+            if through is not None and not self._trace_part_argument(through, trace, visited):
                 trace.uses.append(through)
         return True
+
+    def _read_of_the_part(self, use: ResultUse, node: cst.Name) -> Optional[ResultUse]:
+        """The read ``node`` of a name given the whole result where ``use`` read a part of it (a
+        parameter, or a name bound to the part): it stands for the part, as an alias would, and
+        a read through it reads the part of it. None for ``del name``."""
+        read = self._use_from(node)
+        if not read.path and isinstance(read.parent, cst.Del):
+            return None
+        depth = len(use.path)
+        return ResultUse(
+            base=node,
+            path=use.path + read.path,
+            chain=(node,) * depth + read.chain,
+            parent=read.parent,
+            grandparent=read.grandparent,
+            position=read.position,
+            code=read.code,
+            alias_depth=depth,
+        )
 
     def _trace_argument(self, use: ResultUse, trace: ResultTrace, visited: Set[int]) -> bool:
         """A result passed to a function (or a method of the same class, called on ``self``) of
@@ -553,26 +559,13 @@ class ValueFlow:
             return False
         self._enter(function, others, trace, visited)
         trace.passed_parts.append(use)
-        depth = len(use.path)
         for node in self.bindings.reads_of(assignment):
             if any(other is not assignment for other in self.bindings.reaching(node)):
                 trace.escapes.append(Escape(f"`{parameter.name.value}` may also hold a value assigned elsewhere", self.nodes.positions[node]))
                 continue
-            read = self._use_from(node)
-            if not read.path and isinstance(read.parent, cst.Del):
-                continue
-            # The parameter now holds the result: it stands for the part, as an alias would,
-            # and a read through it reads the part of the parameter.
-            trace.uses.append(ResultUse(
-                base=node,
-                path=use.path + read.path,
-                chain=(node,) * depth + read.chain,
-                parent=read.parent,
-                grandparent=read.grandparent,
-                position=read.position,
-                code=read.code,
-                alias_depth=depth,
-            ))
+            through = self._read_of_the_part(use, node)
+            if through is not None:
+                trace.uses.append(through)
         return True
 
     def _parts_passed(self, function: cst.FunctionDef, parameter: cst.Param, call: cst.Call, path: Tuple[PathSegment, ...]) -> Optional[List[cst.Call]]:
