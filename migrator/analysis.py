@@ -236,6 +236,12 @@ class ProjectQuestions:
         self.imported.add(name)
         return self.facts.constant(name)
 
+    def imported_literal(self, name: str) -> Optional[object]:
+        """The dict or list literal the module this one imports ``name`` from binds it to,
+        described as passed values are (``PassedDict``, ``PassedList``)."""
+        self.imported.add(name)
+        return self.facts.message(name)
+
     def client(self, name: str) -> Optional[ImportedClient]:
         """What the module this one imports ``name`` from makes it, when that is an OpenAI client."""
         self.imported.add(name)

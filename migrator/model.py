@@ -211,6 +211,9 @@ class ProjectFacts:
     # (imported name, the integer the module it comes from binds it to, "path:line"), for the
     # imported names asked about: a literal, or what an environment read gives by default
     constants: Tuple[Tuple[str, int, str], ...] = ()
+    # (imported name, the dict or list literal the module it comes from binds it to, described
+    # as passed values are: ``PassedDict``, ``PassedList``), for the imported names asked about
+    messages: Tuple[Tuple[str, object], ...] = ()
 
     def importers_of(self, name: str) -> Tuple[str, ...]:
         return next((places for n, places in self.importers if n == name), ())
@@ -235,6 +238,9 @@ class ProjectFacts:
 
     def constant(self, name: str) -> Optional[Tuple[int, str]]:
         return next(((value, place) for n, value, place in self.constants if n == name), None)
+
+    def message(self, name: str) -> Optional[object]:
+        return next((described for n, described in self.messages if n == name), None)
 
     def spelled_in_imports(self, word: str) -> Tuple[str, ...]:
         return next((places for w, places in self.spelled if w == word), ())

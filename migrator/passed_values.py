@@ -72,6 +72,12 @@ def calls_giving(syntax: ast.Module, bound: Set[str], function: ast.AST) -> Iter
         }
 
 
+def described(value: ast.expr, syntax: ast.Module) -> object:
+    """``value``, a literal of the module ``syntax``, described as a value passed is."""
+    functions = {node.name: node for node in syntax.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    return _Describer(syntax, functions).value(value)
+
+
 class _Describer:
     """Describes values read in ``scope`` (a function of the calling module, or the module),
     whose top-level functions are ``functions``."""

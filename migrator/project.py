@@ -299,6 +299,7 @@ class Project:
             importers=tuple((name, tuple(importers[name])) for name in exported if importers.get(name)),
             clients=self._imported_clients(tree, module, syntax, imported),
             constants=tuple(constant for name in imported if (constant := tree.imported_constant(module, syntax, name)) is not None),
+            messages=tuple(message for name in imported if (message := tree.imported_literal(module, syntax, name)) is not None),
             chat_calls=tuple(place for _, places in calls for place in places),
             chat_calls_kept=tuple(place for path, places in calls if not self._migrates_every_call(path) for place in places),
             readers=tuple(self._readers(tree, module, returned)),
@@ -1079,6 +1080,20 @@ class _Tree:
         defining, _, node = definition
         value = _integer_of(node.value) if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None else None
         return (name, value, self.where(defining.path, node.lineno)) if value is not None else None
+
+    def imported_literal(self, module: _Module, syntax: Optional[ast.Module], name: str) -> Optional[Tuple[str, object]]:
+        """``name``, as ``module`` imports it, with the dict or list literal the module it comes
+        from binds it to once (``SYSTEM = {"role": "system", ...}``), described as the values
+        other modules pass are (``migrator.passed_values``)."""
+        binding = _import_binding(syntax, name) if syntax is not None else None
+        definition = self._definition(module, *binding) if binding is not None else None
+        if definition is None:
+            return None
+        _, defining_syntax, node = definition
+        value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+        if not isinstance(value, (ast.Dict, ast.List)):
+            return None
+        return name, passed_values.described(value, defining_syntax)
 
     def _definition(self, importer: _Module, source: Optional[str], level: int, name: str) -> Optional[Tuple[_Module, ast.Module, ast.stmt]]:
         """The module of the project that defines the name ``name`` ``importer`` imports from

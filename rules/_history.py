@@ -375,7 +375,7 @@ def imported_messages_sent(messages: cst.BaseExpression, analysis: ModuleAnalysi
     and it may hold content parts, a ``name``, tool calls or results; None when it holds none."""
     imported = _imported_in(messages, analysis, set())
     if imported is None:
-        return None
+        return None  # or only messages of a role and a text that another module writes
     return Block(
         f"`{_code(imported)}` is imported from another module, which the tool does not read here: a message in it may be"
         " one `input` takes in another shape (content parts, a `name`, tool calls or results)",
@@ -403,6 +403,8 @@ def _imported_in(expr: cst.BaseExpression, analysis: ModuleAnalysis, seen: Set[i
     for binding in analysis.bindings.value_sources(expr):
         node = getattr(binding, "node", None)
         if isinstance(node, (cst.Import, cst.ImportFrom)):
+            if _of_plain_messages(analysis.project.imported_literal(expr.value)):
+                continue
             return expr
         value = _bound_value(node, analysis) if node is not None else None
         found = _imported_in(value, analysis, seen) if value is not None else None
@@ -737,6 +739,13 @@ def _changed_messages_given(name: cst.BaseExpression, analysis: ModuleAnalysis, 
             assert function is not None, "only a top-level function's parameter is given values by other modules"
             return f"that other modules ({analysis.project.where_imported(function.name.value)}) give"
     return None
+
+
+def _of_plain_messages(described: object) -> bool:
+    """A message of a role and a text, or a list of them, as the project describes a literal."""
+    if isinstance(described, PassedList):
+        return all(_is_plain_message(item) for item in described.items)
+    return _is_plain_message(described)
 
 
 def _is_plain_message(described: object) -> bool:

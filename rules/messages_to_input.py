@@ -111,8 +111,9 @@ adding to it only messages of a role and a text and reading it otherwise only to
 count it: it is copied there as roles and texts (`[{"role": turn["role"], "content":
 turn["content"]} for turn in history]`), which is what Chat read of it; and where the
 function itself copies each message's role and content. A message or a list
-of them imported from another module (`messages=[QUESTION]`, `FEW_SHOT + [...]`) is reported: the
-tool does not read it there, and it may hold content parts, a `name`, tool calls or results. A name in the list
+of them imported from another module (`messages=[QUESTION]`, `FEW_SHOT + [...]`) is taken as it
+is where that module binds it once to a literal of messages of a role and a text, and reported
+otherwise: it may hold content parts, a `name`, tool calls or results. A name in the list
 holding a message the conversion would change (`messages=[PHOTO]`, `PHOTO` a message with parts
 or a `name`) is reported, and so is a constructor's message with anything but a role and a
 text.

@@ -96,6 +96,7 @@ def test_the_project_cases_cover_what_crosses_modules():
         "history_given_by_other_modules",
         "history_given_by_other_modules_that_may_hold_other_messages_is_reported",
         "messages_imported_from_another_module_are_reported",
+        "plain_messages_imported_from_another_module",
         "tool_call_helper_imported_by_another_module_is_reported",
         "content_parts_given_by_another_module_converted_where_sent",
         "format_parameter_given_by_other_modules",
