@@ -462,20 +462,10 @@ class ValueFlow:
             if any(other is not assignment and not self._is_harmless_assignment(other) for other in self.bindings.reaching(node)):
                 trace.escapes.append(Escape(f"`{alias.value}` may also hold a value assigned elsewhere", self.nodes.positions[node]))
                 continue
-            read = self._use_from(node)
-            if not read.path and isinstance(read.parent, cst.Del):
+            through = self._read_of_the_part(use, node, base=use.base)
+            if through is None:
                 continue
-            depth = len(use.path)
-            through = ResultUse(
-                base=use.base,
-                path=use.path + read.path,
-                chain=(node,) * depth + read.chain,
-                parent=read.parent,
-                grandparent=read.grandparent,
-                position=read.position,
-                code=read.code,
-                alias_depth=depth,
-            )
+            read = self._use_from(node)
             nested = self._alias_statement(read, use.parent, assignment) if read.path else None
             if nested is not None:  # ``calls = message.tool_calls`` after ``message = ...``
                 self._trace_alias(through, nested, trace, visited)
@@ -507,16 +497,17 @@ class ValueFlow:
                 trace.uses.append(through)
         return True
 
-    def _read_of_the_part(self, use: ResultUse, node: cst.Name) -> Optional[ResultUse]:
-        """The read ``node`` of a name given the whole result where ``use`` read a part of it (a
-        parameter, or a name bound to the part): it stands for the part, as an alias would, and
-        a read through it reads the part of it. None for ``del name``."""
+    def _read_of_the_part(self, use: ResultUse, node: cst.Name, base: Optional[cst.BaseExpression] = None) -> Optional[ResultUse]:
+        """The read ``node`` of a name standing for the part ``use`` reads: an alias of it, read
+        as the part of ``base`` (the result), or, by default, a name given the whole result (a
+        parameter, or a name bound to the part), a read through which reads the part of it.
+        None for ``del name``."""
         read = self._use_from(node)
         if not read.path and isinstance(read.parent, cst.Del):
             return None
         depth = len(use.path)
         return ResultUse(
-            base=node,
+            base=base if base is not None else node,
             path=use.path + read.path,
             chain=(node,) * depth + read.chain,
             parent=read.parent,
