@@ -115,11 +115,11 @@ def given_only_gradio_messages(param: cst.Param, analysis: ModuleAnalysis) -> bo
     and ``metadata`` and ``options``? Gradio makes such a history from what its chat showed,
     the user's texts and the answers: never tool calls or results. The function is read only
     where Gradio takes it, and no other module imports it."""
-    function = analysis.nodes.function_of(param)
-    if function is None or analysis.project.importers_of(function.name.value):
-        return False
     given = _histories_given(param, analysis)
-    return bool(given) and all(of_text is True for of_text in given)
+    if not given or not all(of_text is True for of_text in given):
+        return False
+    function = analysis.nodes.function_of(param)
+    return function is not None and not analysis.project.importers_of(function.name.value)  # asked only then: a question of the project
 
 
 def _histories_given(param: cst.Param, analysis: ModuleAnalysis) -> List[Optional[bool]]:

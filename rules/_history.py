@@ -958,16 +958,18 @@ def _adds_text_turns_or_only_reads(read: cst.CSTNode, analysis: ModuleAnalysis) 
         call = analysis.nodes.parents.get(parent)
         return isinstance(call, cst.Call) and is_name(call.func, "len") and len(call.args) == 1
     if isinstance(parent, cst.AugAssign) and parent.target is read and isinstance(parent.operator, cst.AddAssign):
-        return isinstance(parent.value, cst.List) and all(_is_text_turn(e.value) for e in parent.value.elements if isinstance(e, cst.Element)) and all(isinstance(e, cst.Element) for e in parent.value.elements)
+        return _lists_text_turns(parent.value)
     call = analysis.nodes.parents.get(parent)
     if not (isinstance(parent, cst.Attribute) and parent.value is read and isinstance(call, cst.Call) and _is_method_call(call, parent.attr.value, analysis)):
         return False
     if parent.attr.value == "append" and len(call.args) == 1:
         return _is_text_turn(call.args[0].value)
-    if parent.attr.value == "extend" and len(call.args) == 1 and isinstance(call.args[0].value, cst.List):
-        elements = call.args[0].value.elements
-        return all(isinstance(e, cst.Element) and _is_text_turn(e.value) for e in elements)
-    return False
+    return parent.attr.value == "extend" and len(call.args) == 1 and _lists_text_turns(call.args[0].value)
+
+
+def _lists_text_turns(value: cst.BaseExpression) -> bool:
+    """A list literal of ``_is_text_turn`` messages."""
+    return isinstance(value, cst.List) and all(isinstance(e, cst.Element) and _is_text_turn(e.value) for e in value.elements)
 
 
 def _is_text_turn(message: cst.BaseExpression) -> bool:
@@ -992,16 +994,10 @@ def _returned_by_a_helper(value: cst.BaseExpression, analysis: ModuleAnalysis) -
     (``results = []``, ``results.append({...})``, ``return results``, or ``return results,
     cities``), and whose every other call sends what it returns or adds it to a history some
     call sends: the messages added to it are written for histories alone."""
-    found = _helper_result(value, analysis)
-    if found is None:
+    helper = _helper_for_histories(value, "extend", analysis)
+    if helper is None:
         return None
-    call, index = found
-    function = analysis.flow.function_called(call)
-    callers = analysis.flow.callers(function) if function is not None else None
-    if function is None or function.decorators or analysis.nodes.is_generator(function) or callers is None:
-        return None
-    if not all(other is call or _added_to_a_sent_history(other, index, "extend", analysis) for other in callers):
-        return None  # what another call of it returns goes elsewhere, where it stays a Chat message
+    function, index = helper
     lists = [_returned_item(each.value, index) for each in analysis.nodes.returns_of(function)]
     if not lists or not all(isinstance(each, cst.Name) for each in lists):
         return None
@@ -1113,7 +1109,30 @@ def _messages_a_helper_returns(message: cst.BaseExpression, analysis: ModuleAnal
     handle_tool_call(message)``, then ``history.append(result)``), and every call of it adds
     that to a list some call sends as its ``messages``: the dicts are written for histories
     alone, and each history's plan rewrites them, the calls sending them migrating together."""
-    found = _helper_result(message, analysis)
+    helper = _helper_for_histories(message, "append", analysis)
+    if helper is None:
+        return None
+    function, index = helper
+    dicts = []
+    for returned in analysis.nodes.returns_of(function):
+        value = _returned_item(returned.value, index)
+        if isinstance(value, cst.Name):
+            definition = analysis.bindings.definition(value)
+            if definition is None or not isinstance(definition.value, cst.Dict) or list(definition.reads) != [value]:
+                return None  # read elsewhere too, where it stays a Chat message
+            value = definition.value
+        if not isinstance(value, cst.Dict):
+            return None
+        dicts.append(value)
+    return dicts or None
+
+
+def _helper_for_histories(value: cst.BaseExpression, method: str, analysis: ModuleAnalysis) -> Optional[Tuple[cst.FunctionDef, Optional[int]]]:
+    """The function of the module ``value`` is what a call of returns (``_helper_result``), and
+    the item of its result ``value`` is, when every call of it adds what it returns to a history
+    some call sends (``history.append`` or ``history.extend``: ``method``), so that what it
+    writes is written for histories alone."""
+    found = _helper_result(value, analysis)
     if found is None:
         return None
     call, index = found
@@ -1121,21 +1140,9 @@ def _messages_a_helper_returns(message: cst.BaseExpression, analysis: ModuleAnal
     callers = analysis.flow.callers(function) if function is not None else None
     if function is None or callers is None or function.decorators or function.asynchronous is not None or analysis.nodes.is_generator(function):
         return None
-    if not all(_added_to_a_sent_history(each, index, "append", analysis) for each in callers):
-        return None
-    dicts = []
-    for returned in analysis.nodes.returns_of(function):
-        value = _returned_item(returned.value, index)
-        if isinstance(value, cst.Name):
-            definition = analysis.bindings.definition(value)
-            binding = analysis.bindings.reaching(value)
-            if definition is None or not isinstance(definition.value, cst.Dict) or analysis.bindings.reads_of(binding[0]) != [value]:
-                return None  # read elsewhere too, where it stays a Chat message
-            value = definition.value
-        if not isinstance(value, cst.Dict):
-            return None
-        dicts.append(value)
-    return dicts or None
+    if not all(other is call or _added_to_a_sent_history(other, index, method, analysis) for other in callers):
+        return None  # what another call of it returns goes elsewhere, where it stays a Chat message
+    return function, index
 
 
 def _helper_result(message: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[Tuple[cst.Call, Optional[int]]]:
