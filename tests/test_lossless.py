@@ -10,6 +10,7 @@ reading and writing bytes is covered by tests/test_source.py, patches by tests/t
 
 from __future__ import annotations
 
+import sys
 from typing import Dict
 
 import pytest
@@ -195,6 +196,28 @@ def test_blank_lines_libcst_prints_with_a_line_less_stay(newline, end):
     # less: the engine parses the code without them and puts them back.
     source = program(f"for _ in range(2):\n    resp = {CALL.decode()}\n    print({READ.decode()})").replace(b"\n", newline) + end
     assert migrated(source) == swapped(source)
+
+
+def test_a_file_without_blank_lines_at_its_end_is_not_printed_to_be_read():
+    # Printing a module costs a quarter of parsing it: a file LibCST cannot print back short
+    # is not printed unless something in it is rewritten.
+    import libcst
+
+    printed = []
+    watched = {libcst.Module.bytes.fget.__code__, libcst.Module.code.fget.__code__}
+
+    def profile(frame, event, _):
+        if event == "call" and frame.f_code in watched:
+            printed.append(frame.f_code.co_name)
+
+    source = program(f"resp = {CALL.decode()}\nprint(resp)\nresp = 1")
+    sys.setprofile(profile)
+    try:
+        result = transform_source(source)
+    finally:
+        sys.setprofile(None)
+    assert result.output == source and result.findings
+    assert printed == []
 
 
 def test_mixed_line_endings_stay_line_by_line():
