@@ -408,14 +408,16 @@ class Project:
         return ImportedResult(f"{called}.{method}", kind, _keywords(keywords), place, code, migrated, method=method, instance=not is_class)
 
     def _returns_nothing(self, tree: "_Tree") -> bool:
-        """Is it known, from this run or the cache, that no module of ``tree`` returns what a
-        legacy call returns? Then no module's imports need following, which costs a warm check
-        of a large project most of its time. False when a module is not known yet: finding out
-        would analyse it here, out of turn."""
+        """Is it known that no module of ``tree`` returns what a legacy call returns? Then no
+        module's imports need following, which costs a large project most of a run's time.
+        Known from this run or the cache; or, in a run given a folder that holds the whole
+        project, from no module's text holding a legacy call: such a run reads every module
+        anyway, while one given a few files would read the others only to answer this. False
+        when a module is not known yet: finding out would analyse it here, out of turn."""
         if tree.root not in self._returning_nothing:
-            self._returning_nothing[tree.root] = self.remembered is not None and all(
-                self._known_to_return_nothing(tree, path) for path in tree.modules
-            )
+            self._returning_nothing[tree.root] = (
+                self.remembered is not None and all(self._known_to_return_nothing(tree, path) for path in tree.modules)
+            ) or (any(folder == tree.root or folder in tree.root.parents for folder in self._folders) and not tree.calls_anywhere())
         return self._returning_nothing[tree.root]
 
     def _known_to_return_nothing(self, tree: "_Tree", path: Path) -> bool:
@@ -596,6 +598,19 @@ class _Tree:
                 return None
             self._imports[path] = indexed
         return self._imports[path].calls
+
+    def calls_anywhere(self) -> bool:
+        """Does the text of a module hold what reads as a legacy call? Reads the modules up to
+        the first that does, searching each for the text every such call spells before the
+        expression (``holds_call_site``), as decoding it costs more than the search."""
+        for path in self.modules:
+            calls = self.holds_calls(path) if path not in self._imports else self._imports[path].calls
+            if calls is None:
+                source = self.source(path)
+                calls = b".completions" in source and holds_call_site(source.decode("utf-8", "replace"))
+            if calls:
+                return True
+        return False
 
     def imports(self, path: Path) -> _Imports:
         if path not in self._imports:
@@ -1194,6 +1209,29 @@ IMPORT_STATEMENT = re.compile(
     r"^[ \t]*(?:from[ \t]+[.\w]+[ \t]+import[ \t]*(?:\([^)]*\)|(?:[^\n]*\\\r?\n)*[^\n]*)|import[ \t]+(?:[^\n]*\\\r?\n)*[^\n]*)",
     re.MULTILINE,
 )
+
+
+def _import_statements(text: str) -> Iterator[Tuple["re.Match[str]", int]]:
+    """What ``IMPORT_STATEMENT.finditer(text)`` finds, with the line each starts on. Every match
+    spells ``import`` on the line it starts on, so only those lines are tried: trying the
+    expression at every line of a module costs several times more."""
+    end = 0  # where the last statement found ends: the next starts after it
+    tried = -1  # the start of the last line tried
+    line, counted = 1, 0  # the number of the line at offset ``counted``
+    at = text.find("import")
+    while at != -1:
+        start = text.rfind("\n", 0, at) + 1
+        if start >= end and start != tried:
+            tried = start
+            match = IMPORT_STATEMENT.match(text, start)
+            if match is not None:
+                line += text.count("\n", counted, start)
+                counted = start
+                yield match, line
+                end = match.end()
+        at = text.find("import", max(at + 1, end))
+
+
 # Import statements on one line, with plain (ASCII) names: what ``_import_entry`` reads without
 # parsing. Python's parser reads anything else (parentheses, comments, other spaces).
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
@@ -1241,8 +1279,8 @@ class _Imports:
     @classmethod
     def of(cls, text: str) -> "_Imports":
         entries = []
-        for match in IMPORT_STATEMENT.finditer(text):
-            entry = _import_entry(match.group().strip(), 1 + text.count("\n", 0, match.start()))
+        for match, line in _import_statements(text):
+            entry = _import_entry(match.group().strip(), line)
             if entry is not None:
                 entries.append(entry)
         # The names first: a search for a string is many times faster than the expression's.

@@ -15,7 +15,7 @@ from migrator import engine
 from migrator.cache import Cache
 from migrator.model import BuiltClient, FileResult, ImportedClient, Options, PassedDict, PassedList, ProjectFacts
 from migrator.passed_values import CONTAINER, DEFAULT, EXPRESSION, UNSEEN
-from migrator.project import Project, project_root
+from migrator.project import IMPORT_STATEMENT, Project, _import_statements, project_root
 from tests.fixture_cases import ProjectCase, finding_line, project_cases
 
 CASES = project_cases()
@@ -436,6 +436,39 @@ def test_a_tree_without_questions_is_never_indexed(tmp_path, monkeypatch):
     _write(tmp_path, {"a.py": "from openai import OpenAI\nc = OpenAI()\nr = c.chat.completions.create(model='m', messages=[])\n"})
     monkeypatch.setattr("migrator.project._python_files", lambda *args, **kwargs: pytest.fail("the project was indexed"))
     _run(tmp_path, ["."])
+
+
+def test_a_project_given_whole_whose_modules_hold_no_call_is_not_followed(tmp_path, monkeypatch):
+    """A run given the folder of a project reads all its modules anyway: when none holds a
+    legacy call, no module's imports can reach one, and none is followed."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/llm.py": "def ask(q):\n    return q\n",
+        "main.py": "from pkg.llm import ask\n\nprint(ask('x').choices[0].message.content)\n",
+    }
+    _write(tmp_path, files)
+    followed = []
+    monkeypatch.setattr("migrator.project._Tree.imported_origins", lambda self, module: followed.append(module) or iter(()))
+    _run(tmp_path, ["."])
+    assert followed == []
+    (tmp_path / "pkg/llm.py").write_text("from openai import OpenAI\n\ndef ask(q):\n    return OpenAI().chat.completions.create(model='m', messages=[])\n")
+    _run(tmp_path, ["."])
+    assert followed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "import os\nfrom . import (\n    a,\n    important,\n)\nx = 'import y'\n",
+        "import a, \\\n    b\nfrom x import y  # import z\n\timport q\r\nfrom .m import n\n",
+        "def f():\n    from a.b import (c as d)\n    import_module('x')\n    important = 1\n",
+        '"""\nimport inside a docstring\n"""\nfrom a import b; import c\nimports = 1\nfrom a import (\nimport_x)\n',
+        "from x import y\\\nimport z\nimport",
+    ],
+)
+def test_import_statements_are_found_as_the_expression_finds_them(text):
+    expected = [(match.span(), 1 + text.count("\n", 0, match.start())) for match in IMPORT_STATEMENT.finditer(text)]
+    assert [(match.span(), line) for match, line in _import_statements(text)] == expected
 
 
 # --- the cache ---------------------------------------------------------------------------------
