@@ -412,6 +412,10 @@ class _Pipeline:
     submit: Callable[..., Union[FileResult, Future[FileResult]]]
     # The cache key of each final result with something to show: what a `RunRecord` keeps of it.
     keys: Dict[Path, str] = field(default_factory=dict)
+    # Without a cache, the results the project may ask for again, by path and facts, with the
+    # source: a module another reads is transformed for it ahead of its turn, and its turn, and
+    # the next module reading it, take that result instead of parsing it again.
+    done_here: Dict[Tuple[Path, ProjectFacts], Tuple[bytes, SourceResult]] = field(default_factory=dict)
 
     def serving(self, project: Project) -> "_Pipeline":
         """This pipeline, which ``project`` now asks for the results of other modules."""
@@ -440,7 +444,7 @@ class _Pipeline:
             return FileResult(path=item, error=str(error))
         if not facts.results and not is_candidate(code, self.needs):
             return self._noted(FileResult(path=item, result=NOTHING_TO_SHOW), status)
-        cached = self.cache.get(item, source, facts) if self.cache else None
+        cached = self._known(item, source, facts)
         if cached is not None:
             return _Transforming(item, source, status, FileResult(path=item, result=cached), cached=True, facts=facts)
         return _Transforming(item, source, status, self.submit(_transform, item, source, self.options, facts), facts=facts)
@@ -449,8 +453,8 @@ class _Pipeline:
         if isinstance(entry, FileResult):
             return entry
         result = entry.outcome if isinstance(entry.outcome, FileResult) else entry.outcome.result()
-        if self.cache and result.result is not None and not entry.cached:
-            self.cache.put(entry.path, entry.source, result.result, entry.facts)
+        if result.result is not None and not entry.cached:
+            self._keep(entry.path, entry.source, entry.facts, result.result, asked=bool(result.result.returned_results))
         final, facts = self._with_project(entry.path, entry.source, entry.facts, result)
         if self.cache and (final.changed or final.findings):
             self.keys[entry.path] = self.cache.key(entry.path, entry.source, facts)
@@ -496,13 +500,34 @@ class _Pipeline:
         return final.result
 
     def _transformed(self, path: Path, source: bytes, facts: ProjectFacts) -> SourceResult:
-        cached = self.cache.get(path, source, facts) if self.cache else None
-        if cached is not None:
-            return cached
+        known = self._known(path, source, facts)
+        if known is not None:
+            return known
         result = transform_source(source, self.options.for_path(path), facts)
+        self._keep(path, source, facts, result, asked=True)
+        return result
+
+    def _known(self, path: Path, source: bytes, facts: ProjectFacts) -> Optional[SourceResult]:
+        """The result of ``source`` with ``facts`` when the cache or this run has it already."""
+        if self.cache:
+            return self.cache.get(path, source, facts)
+        if not self.done_here:  # most runs transform nothing for their projects
+            return None
+        from migrator.project import real_path
+
+        done = self.done_here.get((real_path(path), facts))
+        return done[1] if done is not None and done[0] == source else None
+
+    def _keep(self, path: Path, source: bytes, facts: ProjectFacts, result: SourceResult, asked: bool) -> None:
+        """Keep a result for the next time it is wanted: in the cache; without one, in this
+        process, when the project may ask for it (``asked``): it was transformed for the
+        project, or it returns what a legacy call returns, which modules importing it ask."""
         if self.cache:
             self.cache.put(path, source, result, facts)
-        return result
+        elif asked and not _is_notebook(path):
+            from migrator.project import real_path
+
+            self.done_here[(real_path(path), facts)] = (source, result)
 
     def _with_project(self, path: Path, source: bytes, used: ProjectFacts, result: FileResult) -> Tuple[FileResult, ProjectFacts]:
         """The result again, when the file's project says other than it was transformed with;
@@ -532,14 +557,14 @@ class _Pipeline:
                 return FileResult(path=path, error=_describe(error)), used
             if facts == used:
                 break
-            cached = self.cache.get(path, source, facts) if self.cache else None
+            cached = self._known(path, source, facts)
             if cached is not None:
                 result = FileResult(path=path, result=cached)
             else:
                 outcome = self.submit(_transform, path, source, self.options, facts)
                 result = outcome if isinstance(outcome, FileResult) else outcome.result()
-                if self.cache and result.result is not None:
-                    self.cache.put(path, source, result.result, facts)
+                if result.result is not None:
+                    self._keep(path, source, facts, result.result, asked=bool(result.result.returned_results))
             used = facts
         return result, used
 

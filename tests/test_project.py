@@ -456,6 +456,21 @@ def test_a_project_given_whole_whose_modules_hold_no_call_is_not_followed(tmp_pa
     assert followed
 
 
+def test_a_module_transformed_for_a_module_importing_it_is_not_transformed_again_with_the_same_facts(tmp_path, monkeypatch):
+    _write(tmp_path, {
+        "a_main.py": "from llm import ask\n\nprint(ask('x').choices[0].message.content)\n",
+        "llm.py": "from openai import OpenAI\n\ndef ask(q):\n    return OpenAI().chat.completions.create(model='m', messages=[{'role': 'user', 'content': q}])\n",
+    })
+    transformed = []
+    transform_source = engine.transform_source
+    monkeypatch.setattr(engine, "transform_source", lambda source, options, facts: transformed.append((source, facts)) or transform_source(source, options, facts))
+    results = _run(tmp_path, ["."])
+    assert sum(r.result.calls_migrated for r in results) == 1
+    # Once alone, once with what the module importing it says: never twice with the same facts.
+    assert [source for source, _ in transformed].count((tmp_path / "llm.py").read_bytes()) == 2
+    assert len(set(transformed)) == len(transformed)
+
+
 @pytest.mark.parametrize(
     "text",
     [
