@@ -1079,6 +1079,12 @@ def _add_message(history: _History, message: cst.BaseExpression, context: cst.CS
     if listed is not None:
         history.take(listed)  # ``for result in handle(message): history.append(result)``
         return
+    container = _container_of_item(message, analysis)
+    listed = held_list(container, analysis) if container is not None else None
+    for literal in listed.literals if listed is not None else ():
+        # An item of a list written in the module (``history.append(prompts[i])``, or each
+        # ``prompt`` of ``for prompt in prompts``): any of its messages, checked as written there.
+        _add_elements(history, literal, analysis, written_in=listed.source)
     definition = analysis.bindings.definition(message) if isinstance(message, cst.Name) else None
     if definition is not None and isinstance(definition.value, cst.Dict):
         message, written_in = definition.value, message.value
@@ -1091,6 +1097,22 @@ def _add_message(history: _History, message: cst.BaseExpression, context: cst.CS
         if dicts and len(dicts) == len(bound):
             return
     history.additions.append(_Addition(message, context, written_in))
+
+
+def _container_of_item(message: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[cst.Name]:
+    """The name of the list ``message`` is an item of: ``prompts`` for ``prompts[i]``, or for a
+    name every binding of which reaching it is the target of ``for ... in prompts``."""
+    if isinstance(message, cst.Subscript) and isinstance(message.value, cst.Name) and len(message.slice) == 1:
+        return message.value if isinstance(message.slice[0].slice, cst.Index) else None
+    bindings = analysis.bindings.reaching(message) if isinstance(message, cst.Name) else []
+    loops = [analysis.nodes.parents.get(getattr(binding, "node", None)) for binding in bindings]
+    iterated = [
+        loop.iter for loop, binding in zip(loops, bindings)
+        if isinstance(loop, cst.For) and loop.target is getattr(binding, "node", None) and isinstance(loop.iter, cst.Name)
+    ]
+    if not bindings or len(iterated) != len(bindings) or len({name.value for name in iterated}) != 1:
+        return None
+    return iterated[0]
 
 
 def _looped_over(message: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[cst.BaseExpression]:

@@ -82,9 +82,11 @@ unchanged: it must hold only system / developer / user / assistant messages with
 content, which is what the Responses API accepts (the type checker tells you if its declared
 type says otherwise); in a call that can use tools, one the tool cannot see into is reported,
 and so is one that a message its conversion changes (content parts, a tool call or result)
-is seen to reach: given in a list literal by a call of the project, or added to it where it
-is written (`history.append({"role": "user", "content": [...]})`, also to an expression the
-tool does not follow, such as `st.session_state.messages`).
+is seen to reach: given in a list literal by a call of the project, added to it where it is
+written (`history.append({"role": "user", "content": [...]})`, also to an expression the
+tool does not follow, such as `st.session_state.messages`), or added to it as an item of a
+list written in the module (`history.append(PROMPTS[i])`, or `prompt` for each `prompt` in
+`PROMPTS`: each of its messages counts, as written there).
 A list built by a function of the module (`messages=build_messages(q)`: a list literal it
 returns, or a new list it fills with `append` and returns) or copied from a constant is checked
 like a history, and passed as it is. A message whose content may be a list
