@@ -729,6 +729,8 @@ def _changed_messages_given(name: cst.BaseExpression, analysis: ModuleAnalysis, 
             continue
         for value in analysis.passed_by_every_call(param) or ():
             literals = analysis.bindings.bound_values(value) if isinstance(value, cst.Name) else [value]
+            built = built_list(value, analysis)  # ``complete(build(url))``: what ``build`` returns
+            literals = [*literals, *built.literals] if built is not None else literals
             if any(isinstance(each, cst.List) and any(_changed_by(convert, e.value) for e in each.elements if isinstance(e, cst.Element)) for each in literals):
                 return "that a call of this module gives"
             if isinstance(value, cst.Name) and changed_message_added(value, analysis, convert) is not None:
