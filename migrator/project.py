@@ -57,7 +57,8 @@ from functools import cached_property, lru_cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
-from migrator import passed_values
+from migrator import notebook, passed_values
+from migrator.engine import NOTEBOOK_SUFFIX
 from migrator.model import BuiltClient, ImportedClient, ImportedResult, ProjectFacts, ResultReaders, SourceResult
 from migrator.screen import CALL_SITE, holds_call_site
 
@@ -491,6 +492,8 @@ class Project:
             called = [spelled if function else f"{spelled}.{owner}" for spelled, target, function in tree.imported_origins(importer) if target.path == module.path and function in (owner, None)]
             migrated = tuple(self._imported_result(tree, module, each, entry, True) for each in called)
             spelled = [result.name for result in migrated]
+            if importer.path.suffix == NOTEBOOK_SUFFIX:
+                return ResultReaders(name, (), f"the notebook `{shown}` reads what it returns, and the tool does not migrate what a notebook reads of the modules it imports")
             if tree.dynamic_imports(importer.path) is not None:
                 return ResultReaders(name, (), f"`{place}` imports modules by name at run time, and the tool does not follow what it returns there")
             if not tree.may_import_its_modules(importer.path):  # it would not be told what the function returns
@@ -542,6 +545,7 @@ class _Tree:
         self._modules: Optional[Dict[Path, _Module]] = None
         self._unlisted: Dict[Path, _Module] = {}  # asked for before the listing, which keeps them
         self._folders: List[Path] = []  # the folders listed for them
+        self._notebooks: List[Path] = []  # found with the modules
         self._imports: Dict[Path, _Imports] = {}
         self._dynamic: Dict[Path, Optional[_DynamicImports]] = {}
         self._syntax: Dict[Path, Optional[ast.Module]] = {}
@@ -563,7 +567,7 @@ class _Tree:
             # A folder that is no project (a home folder holding a script): what Python would
             # import with it on its path, its modules and packages, not everything below it.
             whole = self.given or any((self.root / marker).exists() for marker in PROJECT_MARKERS)
-            listed = _python_files(self.root, self._folders, packages_only=not whole)
+            listed = _python_files(self.root, self._folders, packages_only=not whole, notebooks=self._notebooks)
             self._modules = {path: self._unlisted.get(path) or _module_of(path) for path in listed}
         return self._modules
 
@@ -644,11 +648,17 @@ class _Tree:
         return self._dynamic[path]
 
     def text(self, path: Path) -> str:
+        """The module's text; a notebook's is the code of its cells, which is what it runs."""
+        if path.suffix == NOTEBOOK_SUFFIX:
+            try:
+                return notebook.code_of(self.source(path)).decode("utf-8")
+            except notebook.NotebookError:  # its own run reports it
+                return ""
         return self.source(path).decode("utf-8", errors="replace")
 
     def syntax(self, path: Path) -> Optional[ast.Module]:
         if path not in self._syntax:
-            self._syntax[path] = _parsed(self.source(path))
+            self._syntax[path] = _parsed(self.text(path).encode("utf-8") if path.suffix == NOTEBOOK_SUFFIX else self.source(path))
         return self._syntax[path]
 
     def where(self, path: Path, line: int) -> str:
@@ -872,8 +882,10 @@ class _Tree:
         return self._re_exports[module.path]
 
     def importers_of(self, target: _Module, name: str) -> Iterator[Tuple[_Module, int]]:
-        """(module, line) for each import of ``name`` from ``target`` by another module."""
-        for path, module in self.modules.items():
+        """(module, line) for each import of ``name`` from ``target`` by another module, or by a
+        notebook (whose code imports as a module's does)."""
+        importers = [*self.modules.items(), *((path, _module_of(path)) for path in self._notebooks)]
+        for path, module in importers:
             if path == target.path:
                 continue
             dynamic = self.dynamic_imports(path)
@@ -1428,11 +1440,11 @@ def _left_out(root: Path, path: Path) -> bool:
     return any(_is_left_out(str(root.joinpath(*parts[:index])), name) for index, name in enumerate(parts))
 
 
-def _python_files(root: Path, listed: List[Path], packages_only: bool = False) -> List[Path]:
+def _python_files(root: Path, listed: List[Path], packages_only: bool = False, notebooks: Optional[List[Path]] = None) -> List[Path]:
     """The project's Python modules, resolved; hidden folders, virtual environments and caches
     left out, and with ``packages_only`` every folder below ``root`` that is not a package. The
     folders whose content that depends on (those listed, and those left out for what they hold)
-    are added to ``listed``."""
+    are added to ``listed``, and the notebooks found beside the modules to ``notebooks``."""
     found = []
     for folder, subfolders, files in os.walk(root):
         listed.append(Path(folder))
@@ -1444,6 +1456,8 @@ def _python_files(root: Path, listed: List[Path], packages_only: bool = False) -
         ]
         real = Path(os.path.realpath(folder))  # once per folder: resolving each file costs a system call per part
         found.extend(real / f for f in files if f.endswith(".py"))
+        if notebooks is not None:
+            notebooks.extend(real / f for f in files if f.endswith(NOTEBOOK_SUFFIX))
     return found
 
 
