@@ -547,6 +547,22 @@ class ModuleAnalysis:
                 found.extend((use, owner) for use in self._method_reads(node, owner, owner.instance))
         return found
 
+    def imported_results_rebound(self) -> List[Tuple[cst.CSTNode, ImportedResult]]:
+        """The names spelled as a function of ``ProjectFacts.results`` (or a class whose method
+        is one) that may hold that import or a value bound here (``except ImportError: ask =
+        None``): what they give is no such function's result alone."""
+        if not self.project.facts.results:
+            return []
+        found = []
+        for node in self.nodes.nodes_of(cst.Name):
+            parent = self.nodes.parents.get(node)
+            if not (isinstance(parent, cst.Call) and parent.func is node or isinstance(parent, cst.Attribute) and parent.value is node):
+                continue  # called, or read into: where what it gives is used
+            imported = [r for r in self.project.facts.results if (r.owner if r.method else r.name) == node.value]
+            if imported and self.imports.imported_among(node):
+                found.append((node, imported[0]))
+        return found
+
     def _method_reads(self, node: cst.BaseExpression, imported: ImportedResult, instance: bool) -> Iterator[cst.CSTNode]:
         """Where the method of ``imported`` is read, from ``node`` (an instance, or the class when
         not ``instance``): each ``.ask`` read of an instance (the planner takes a call of it for

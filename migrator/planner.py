@@ -126,7 +126,10 @@ def plan_module(analysis: ModuleAnalysis, options: Options) -> ModulePlan:
         findings=findings,
         fixes=fixes,
         returned_results=[entry for plan in plans for entry in _returned_results(plan, analysis, options)],
-        unmapped_reads=[entry for plan in plans for entry in _unmapped_reads(plan, analysis, options)],
+        unmapped_reads=[
+            *(entry for plan in plans for entry in _unmapped_reads(plan, analysis, options)),
+            *_rebound_imported_results(analysis),
+        ],
     )
 
 
@@ -190,6 +193,15 @@ def _unmapped_reads(plan: SitePlan, analysis: ModuleAnalysis, options: Options) 
     if not isinstance(plan.site, ImportedResultSite) or not blockers:
         return []
     return [[plan.site.imported.name, blockers[0].position.start.line, blockers[0].reason]]
+
+
+def _rebound_imported_results(analysis: ModuleAnalysis) -> List[list]:
+    """What ``SourceResult.unmapped_reads`` holds of the names that may hold a function
+    returning another module's call's result or a value bound here: the tool reads neither."""
+    return [
+        [imported.name, analysis.nodes.positions[node].start.line, f"`{node.value}` may also hold a value bound in this module, and the tool does not follow what it gives"]
+        for node, imported in analysis.imported_results_rebound()
+    ]
 
 
 def _guards() -> List[Tuple[str, GuardHook]]:

@@ -88,6 +88,11 @@ class Imports:
             return set()
         return {q.name for q in names}
 
+    def imported_among(self, node: cst.CSTNode) -> bool:
+        """Does one of the bindings ``node`` may have come from an import, another not?"""
+        sources = {q.source is QualifiedNameSource.IMPORT for q in self._qualified_names(node)}
+        return sources == {True, False}
+
     def _qualified_names(self, node: cst.CSTNode) -> Collection[QualifiedName]:
         # What QualifiedNameProvider gives, without its walk of the whole module.
         scope = self.bindings.scopes.get(node)
