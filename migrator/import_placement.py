@@ -136,7 +136,7 @@ def _inserted(module: cst.Module, imports: Sequence[Import]) -> cst.Module:
         statement = _wrapped(statement, module)
     line = cst.SimpleStatementLine(body=[statement])
     body = list(module.body)
-    start, end = _first_import_block(body)
+    start, end = import_block(body, _top(imports[0].module))
     sections = _sections(body[start:end])
     new_section = _section(imports[0].module)
     new_key = (new_section, _statement_key(statement))
@@ -172,6 +172,33 @@ def _comments(lines: Sequence[cst.EmptyLine]) -> List[cst.EmptyLine]:
     while lines and lines[0].comment is None:
         lines.pop(0)
     return lines
+
+
+def import_block(body: Sequence[cst.BaseStatement], package: str) -> Tuple[int, int]:
+    """Where the import lines an import of ``package`` joins start and end (``end`` is past the
+    last): the first block, after the docstring, unless the module first imports the package
+    in a later block, after code (``load_dotenv()``) it may run to set what the package reads
+    when it loads (``openai`` reads ``OPENAI_LOG`` and ``OPENAI_API_TYPE``): that block."""
+    start, end = _first_import_block(body)
+    if any(_imports_package(line, package) for line in body[start:end]):
+        return start, end
+    later = next((index for index in range(end, len(body)) if _imports_package(body[index], package)), None)
+    if later is None:
+        return start, end
+    start = end = later
+    while start > 0 and isinstance(_only(body[start - 1]), (cst.Import, cst.ImportFrom)):
+        start -= 1
+    while end < len(body) and isinstance(_only(body[end]), (cst.Import, cst.ImportFrom)):
+        end += 1
+    return start, end
+
+
+def _imports_package(line: cst.BaseStatement, package: str) -> bool:
+    """Is ``line`` an import of ``package`` or of a module of it?"""
+    statement = _only(line)
+    if isinstance(statement, cst.Import):
+        return any(_top(_dotted(alias.name)) == package for alias in statement.names)
+    return isinstance(statement, cst.ImportFrom) and not statement.relative and statement.module is not None and _top(_dotted(statement.module)) == package
 
 
 def _first_import_block(body: Sequence[cst.BaseStatement]) -> Tuple[int, int]:

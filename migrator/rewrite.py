@@ -13,7 +13,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 import libcst as cst
 from libcst.helpers import parse_template_expression
 
-from migrator.import_placement import add_imports
+from migrator.import_placement import add_imports, import_block
 from migrator.model import Options
 from migrator.planner import ArgumentPlan, SitePlan
 from migrator.rule import Block, NewArgument, Rewrite, UseRewrite
@@ -83,8 +83,8 @@ def _is_emptied_block(module: cst.Module, statement: cst.BaseStatement) -> bool:
 
 
 def _add_definitions(module: cst.Module, rewrites: Sequence[UseRewrite]) -> cst.Module:
-    """Define the helpers the rewritten code calls, once each, at the end of the first import block
-    (where the imports they need were just added)."""
+    """Define the helpers the rewritten code calls, once each, at the end of the import block
+    the imports from openai they need were just added to."""
     wanted = dict.fromkeys(code for rewrite in rewrites for code in rewrite.add_definitions)
     if not wanted:
         return module
@@ -98,19 +98,10 @@ def _add_definitions(module: cst.Module, rewrites: Sequence[UseRewrite]) -> cst.
         for code in missing
     ]
     body = list(module.body)
-    index = _end_of_first_import_block(body)
+    _, index = import_block(body, "openai")
     if index < len(body):
         body[index] = _with_blank_lines_before(body[index], len(blank_lines))
     return module.with_changes(body=[*body[:index], *helpers, *body[index:]])
-
-
-def _end_of_first_import_block(body: List[cst.BaseStatement]) -> int:
-    """Where the leading docstring and import lines end (``AddImportsVisitor`` adds imports there)."""
-    docstring = body and _only_statement(body[0])
-    index = 1 if isinstance(docstring, cst.Expr) and isinstance(docstring.value, cst.SimpleString) else 0
-    while index < len(body) and isinstance(_only_statement(body[index]), (cst.Import, cst.ImportFrom)):
-        index += 1
-    return index
 
 
 def _only_statement(statement: cst.BaseStatement) -> Optional[cst.BaseSmallStatement]:
