@@ -921,7 +921,12 @@ class _Tree:
         if not dotted:
             return False
         if dotted != target.name:
-            return dotted not in self.named and self._through_folders(importer, dotted) is target
+            if dotted in self.named:
+                return False
+            found = self._through_folders(importer, dotted)
+            # No module of the project by that name: one whose name ends so may be what it
+            # imports, where a script puts the module's folder on ``sys.path`` first.
+            return found is target if found is not None else target.name.endswith(f".{dotted}")
         if target.base == importer.base:
             return True
         # Another top package of the same name beside the importer would be the one imported.

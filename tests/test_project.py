@@ -124,6 +124,7 @@ def test_the_project_cases_cover_what_crosses_modules():
         "clients_declared_where_the_project_builds_only_openais_are_migrated",
         "result_read_by_a_notebook_of_the_project_is_reported",
         "result_of_an_import_bound_again_by_its_importer_is_reported",
+        "result_read_by_a_script_putting_its_module_on_the_path_is_reported",
     } <= names
 
 
