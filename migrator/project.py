@@ -492,6 +492,8 @@ class Project:
             called = [spelled if function else f"{spelled}.{owner}" for spelled, target, function in tree.imported_origins(importer) if target.path == module.path and function in (owner, None)]
             migrated = tuple(self._imported_result(tree, module, each, entry, True) for each in called)
             spelled = [result.name for result in migrated]
+            if tree.uses_as_a_value(importer, module):
+                return ResultReaders(name, (), f"`{place}` uses the module as a value, and the tool does not follow what is read of it")
             if importer.path.suffix == NOTEBOOK_SUFFIX:
                 return ResultReaders(name, (), f"the notebook `{shown}` reads what it returns, and the tool does not migrate what a notebook reads of the modules it imports")
             if tree.dynamic_imports(importer.path) is not None:
@@ -899,20 +901,36 @@ class _Tree:
 
     def _imports_name(self, module: _Module, statement: ast.stmt, target: _Module, name: str) -> bool:
         """Does ``statement`` of ``module`` import ``name`` from ``target``, or the whole of
-        ``target`` where the module reads ``name`` from it?"""
+        ``target`` where the module reads ``name`` from it, or uses it as a value (then any of
+        its names may be read where the tool does not see it)?"""
         if isinstance(statement, ast.ImportFrom):
             source = self._absolute(module, statement.module, statement.level)
-            for alias in statement.names:
-                if self._is(source, target, module) and alias.name in (name, "*"):
-                    return True
-                whole = self._member(source, alias.name)
-                if self._is(whole, target, module) and _names_attribute(self.text(module.path), alias.asname or alias.name, name):
-                    return True
-        elif isinstance(statement, ast.Import):
-            for alias in statement.names:
-                if self._is(alias.name, target, module) and _names_attribute(self.text(module.path), alias.asname or alias.name, name):
-                    return True
-        return False
+            if self._is(source, target, module) and any(alias.name in (name, "*") for alias in statement.names):
+                return True
+        bound = self._bound_whole(module, statement, target)
+        return any(_names_attribute(self.text(module.path), each, name) for each in bound) or self._used_as_a_value(module, bound)
+
+    def _bound_whole(self, module: _Module, statement: ast.stmt, target: _Module) -> List[str]:
+        """The names ``statement`` of ``module`` binds the whole of ``target`` to."""
+        if isinstance(statement, ast.ImportFrom):
+            source = self._absolute(module, statement.module, statement.level)
+            return [alias.asname or alias.name for alias in statement.names if self._is(self._member(source, alias.name), target, module)]
+        if isinstance(statement, ast.Import):
+            return [alias.asname or alias.name for alias in statement.names if self._is(alias.name, target, module)]
+        return []
+
+    def uses_as_a_value(self, importer: _Module, target: _Module) -> bool:
+        """Does ``importer`` use the module ``target`` as a value (``BACKENDS = {"openai": llm}``,
+        ``getattr(llm, name)``), not only reading its names (``llm.ask``)?"""
+        return any(self._used_as_a_value(importer, self._bound_whole(importer, statement, target)) for statement in self.imports(importer.path).statements)
+
+    def _used_as_a_value(self, module: _Module, bound: Sequence[str]) -> bool:
+        names = {each for each in bound if "." not in each}  # ``import app.llm`` binds ``app``, which the module reads into
+        syntax = self.syntax(module.path) if names else None
+        if syntax is None:
+            return False
+        read_into = {id(node.value) for node in ast.walk(syntax) if isinstance(node, ast.Attribute)}
+        return any(isinstance(node, ast.Name) and node.id in names and isinstance(node.ctx, ast.Load) and id(node) not in read_into for node in ast.walk(syntax))
 
     def _is(self, dotted: Optional[str], target: _Module, importer: _Module) -> bool:
         """Does the module name ``dotted``, imported by ``importer``, mean ``target``?"""
