@@ -1184,7 +1184,7 @@ class _Tree:
             # Any other class of the project is not another SDK's: it may wrap or subclass the client.
             return ("class", *made, None) if made is not None else ("other class", None, None, None)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            returned = _returned_client(node, classes, environment)
+            returned = _returned_client(node, classes, environment, syntax)
             if returned is None:
                 return None
             kind = "factory" if isinstance(node, ast.FunctionDef) else "async factory"
@@ -1772,23 +1772,60 @@ def _azure_version(calls: List[ast.Call], syntax: ast.Module) -> Optional[str]:
     return versions.pop() if len(versions) == 1 else None
 
 
-def _returned_client(function: ast.AST, classes: Dict[str, str], environment: bool) -> Optional[Tuple[str, Optional[str]]]:
+def _returned_client(function: ast.AST, classes: Dict[str, str], environment: bool, syntax: ast.Module) -> Optional[Tuple[str, Optional[str]]]:
     """What a factory's ``return``s build, when every one that returns something builds a client
     (a bare ``return``, or falling off the end, gives None, on which a call fails alike on either
     API): its class (an Azure one when any is), and the other server in words. A factory cached
-    by ``functools`` returns what it builds, once."""
+    by ``functools`` returns what it builds, once; one annotated to return a client may return
+    a global of its module it keeps one in (``global _client``), which holds nothing else."""
     returns = [node for node in ast.walk(function) if isinstance(node, ast.Return) and not _returns_none(node)]
     nested = [node for node in ast.walk(function) if node is not function and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
     if nested or any(isinstance(node, (ast.Yield, ast.YieldFrom)) for node in ast.walk(function)):
         return None
     if not all(_is_cache(decorator) for decorator in getattr(function, "decorator_list", ())):
         return None
-    built = [_server_of_construction(r.value, classes, environment) if isinstance(r.value, ast.Call) else None for r in returns]
-    if not returns or None in built:
+    annotated = getattr(function, "returns", None) is not None and ast.unparse(function.returns) in classes  # type: ignore[attr-defined]
+    kept = {name for node in ast.walk(function) if isinstance(node, ast.Global) for name in node.names} if annotated else set()
+    built: List[Optional[Tuple[str, Optional[str]]]] = []
+    for r in returns:
+        if isinstance(r.value, ast.Name) and r.value.id in kept:
+            built.extend(_kept_clients(syntax, r.value.id, classes, environment))
+        else:
+            built.append(_server_of_construction(r.value, classes, environment) if isinstance(r.value, ast.Call) else None)
+    if not returns or not built or None in built:
         return None
     servers = {server for _, server in built}
     cls = next((cls for cls, _ in built if cls in AZURE_CLIENTS), built[0][0])
     return cls, (servers.pop() if len(servers) == 1 else "the URLs its clients are built with")
+
+
+def _kept_clients(syntax: ast.Module, name: str, classes: Dict[str, str], environment: bool) -> List[Optional[Tuple[str, Optional[str]]]]:
+    """(class, other server) for each client the module's global ``name`` is bound to, None
+    for a value that is neither a client nor None: what a factory keeping one there returns."""
+    built: List[Optional[Tuple[str, Optional[str]]]] = []
+    for node in ast.walk(syntax):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if not any(isinstance(target, ast.Name) and target.id == name for target in targets):
+                continue
+            if len(targets) != 1 or node.value is None:
+                built.append(None)
+            elif isinstance(node.value, ast.Call):
+                built.append(_server_of_construction(node.value, classes, environment))
+            elif not (isinstance(node.value, ast.Constant) and node.value.value is None):
+                built.append(None)
+        elif isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load) or isinstance(node, ast.alias) and (node.asname or node.name) == name:
+            if not isinstance(node, ast.Name) or not _is_assigned(syntax, node):
+                built.append(None)  # bound otherwise: by a loop, a ``with``, an import, ``del``...
+    return built
+
+
+def _is_assigned(syntax: ast.Module, target: ast.Name) -> bool:
+    """Is ``target`` the target of an ``=`` (or annotated) assignment of ``syntax``?"""
+    return any(
+        isinstance(node, (ast.Assign, ast.AnnAssign)) and target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        for node in ast.walk(syntax)
+    )
 
 
 def _returns_none(node: ast.Return) -> bool:
