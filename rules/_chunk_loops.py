@@ -102,6 +102,13 @@ USAGE = ("usage",)
 CHOICES = ("choices",)
 # Parts of a chunk a loop may hold in a name, only to read further into them.
 STRUCTURE = (("choices", 0), ("choices", 0, "delta"))
+# The fields of the SDK's models for those parts (``Choice`` and ``ChoiceDelta`` of
+# ``openai.types.chat.chat_completion_chunk``): every object of them has each, so
+# ``hasattr(delta, "content")`` is always true. Others are extra fields a server may send.
+STRUCTURE_FIELDS = {
+    ("choices", 0): frozenset({"delta", "finish_reason", "index", "logprobs"}),
+    ("choices", 0, "delta"): frozenset({"audio", "content", "function_call", "refusal", "role", "tool_calls"}),
+}
 # What the rewritten loop reads from an event.
 EVENT_FIELDS = frozenset({"type", "delta", "response", "item", "output_index"})
 # Names a loop variable may keep: they already say "event".
@@ -233,11 +240,13 @@ class ReadRewriter(cst.CSTTransformer):
         roots: Dict[str, Path],
         mapping: Callable[[Path], Optional[str]],
         choices_test: Callable[[cst.BaseExpression], Optional[bool]] = lambda node: None,
+        always_true: Callable[[cst.BaseExpression], bool] = lambda node: False,
     ) -> None:
         super().__init__()
         self.roots = roots
         self.mapping = mapping
         self.choices_test = choices_test
+        self.always_true = always_true  # ``hasattr(delta, "content")``: dropped with the read it tests
         self.replacements: Dict[cst.CSTNode, cst.BaseExpression] = {}
 
     def _mapped(self, node: cst.CSTNode) -> Optional[str]:
@@ -272,7 +281,7 @@ class ReadRewriter(cst.CSTTransformer):
             return updated.right
         if isinstance(updated.operator, cst.Or) and self.choices_test(original.left) is False:
             return updated.right
-        if isinstance(updated.operator, cst.And) and self._is_structure(original.left):
+        if isinstance(updated.operator, cst.And) and (self._is_structure(original.left) or self.always_true(original.left)):
             return updated.right  # `delta and x`: a delta is always true
         return updated
 
@@ -483,7 +492,7 @@ class ChunkLoop:
     def _is_text_test(self, node: cst.BaseExpression) -> bool:
         """``chunk.choices[0].delta.content`` or ``... is not None``, after ``chunk.choices and``
         or not: true only for a chunk with text."""
-        if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.And) and self._is_choices_test(node.left):
+        if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.And) and (self._is_choices_test(node.left) or self._is_always_true(node.left)):
             node = node.right
         if is_not_none_test(node):
             node = node.left
@@ -506,10 +515,20 @@ class ChunkLoop:
 
     def _is_always_true(self, node: cst.CSTNode) -> bool:
         """``delta`` in ``delta and delta.content``: the choice or its delta, tested for truth on
-        the left of an ``and``. They are objects of the SDK's models, which are always true."""
+        the left of an ``and``. They are objects of the SDK's models, which are always true; and
+        so is a test that one has a field of its model (``hasattr(delta, "content")``, or the
+        ``delta`` it reads), the left of an ``and`` too."""
         parent = self.analysis.nodes.parents.get(node)
+        call = self.analysis.nodes.parents.get(parent) if isinstance(parent, cst.Arg) else None
+        if isinstance(call, cst.Call) and call.args[0] is parent:
+            return self._is_always_true(call)
         if not (isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.And) and parent.left is node):
             return False
+        if isinstance(node, cst.Call):
+            if not (self.analysis.flow.calls_builtin(node, "hasattr") and len(node.args) == 2 and not any(arg.keyword or arg.star for arg in node.args)):
+                return False
+            tested, field = node.args[0].value, literal_string(node.args[1].value)
+            return any(read.node is tested and read.kind == Kind.STRUCTURE and field in STRUCTURE_FIELDS.get(read.path, ()) for read in self.reads)
         return any(read.node is node and read.kind == Kind.STRUCTURE for read in self.reads)
 
     def _choices_test(self, node: cst.BaseExpression) -> Optional[bool]:
@@ -1216,7 +1235,7 @@ class ChunkLoop:
     def _rewrite(self, statement: cst.BaseStatement) -> cst.BaseStatement:
         roots = {self.variable: ()}
         roots.update({name: alias.path for name, alias in self.aliases.items() if alias.text is None})
-        return statement.visit(ReadRewriter(roots, self._event_code, self._spelled_choices_test))
+        return statement.visit(ReadRewriter(roots, self._event_code, self._spelled_choices_test, self._is_always_true))
 
     def _spelled_choices_test(self, node: cst.BaseExpression) -> Optional[bool]:
         """``_choices_test`` for the updated tree, which the analysis does not know: ``plan()``

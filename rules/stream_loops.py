@@ -23,6 +23,7 @@ Migrates `create(..., stream=True)` together with the loop that reads the stream
 | `if not chunk.choices or not text: continue` | `if not event.delta: continue`, under the text event's test |
 | `text = chunk.choices[0].delta.content if chunk.choices else None` (or `else ""`) | `text = event.delta`, under the text event's test |
 | `if delta and delta.content:` (a choice or a delta is a model object, always true) | `if event.type == "response.output_text.delta":` |
+| `if hasattr(delta, "content") and delta.content:` (a field of the SDK's model, which every delta has; not a field a server may add) | `if event.type == "response.output_text.delta":` |
 | `st.write_stream(stream)` (Streamlit) | `st.write_stream(event.delta for event in _stream_events(stream) if event.type == "response.output_text.delta")` |
 | `"".join(chunk.choices[0].delta.content or "" for chunk in stream)` (or of a list comprehension) | `"".join(event.delta for event in _stream_events(stream) if event.type == "response.output_text.delta")` |
 | a failure partway (the SDK raises `APIError` on Chat's error chunk) | `error` and `response.failed` events, on which `_stream_events` raises `APIError` |

@@ -165,3 +165,11 @@ def test_azure_settings_written_under_another_name_are_read_past_the_text_tests(
     source += 'r = oa.chat.completions.create(model="m", messages=[])\n' if "oa" in source else 'r = c.chat.completions.create(model="m", messages=[])\n'
     messages = [f.message for f in transform_source(source.encode()).findings if f.rule == "azure_api_version"]
     assert messages and all("`2023-05-15`" in message for message in messages)
+
+
+def test_the_fields_every_chunk_part_has_are_those_of_the_sdks_models():
+    from openai.types.chat.chat_completion_chunk import Choice, ChoiceDelta
+
+    from migrator.rules._chunk_loops import STRUCTURE_FIELDS
+
+    assert STRUCTURE_FIELDS == {("choices", 0): set(Choice.model_fields), ("choices", 0, "delta"): set(ChoiceDelta.model_fields)}

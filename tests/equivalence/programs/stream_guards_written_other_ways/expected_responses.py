@@ -1,5 +1,5 @@
-"""Stream loops guarding the text in three common ways: an `or` of two tests before `continue`, a
-conditional expression, and the delta tested before its content."""
+"""Stream loops guarding the text in four common ways: an `or` of two tests before `continue`, a
+conditional expression, the delta tested before its content, and `hasattr` of its content."""
 
 from openai import OpenAI
 
@@ -32,6 +32,15 @@ def delta_tested_first(question):
     return "".join(parts)
 
 
+def delta_tested_with_hasattr(question):
+    answer = ""
+    for event in client.responses.create(model="gpt-4o-mini", input=question, stream=True):
+        if event.type == "response.output_text.delta":
+            answer += event.delta
+    return answer
+
+
 print(skip_without_text("Name a colour."))
 print("|".join(pieces("Name a fruit.")) != "", "".join(pieces("Name a tree.")))
 print(delta_tested_first("Name a bird."))
+print(delta_tested_with_hasattr("Name a river."))
