@@ -76,7 +76,8 @@ Safe for literal lists. Tool calls and tool results, in the list or in a history
 the call sends (`messages=history`, `[..., *history]`), are converted as rule `tool_results`
 describes, which also reports what it cannot convert. Any other message the tool cannot carry
 over exactly blocks the call: one with a `name`, an unknown role, audio parts, an
-assistant message with content parts, or content parts in a message whose role is not written
+assistant message with content parts other than one text part (whose text becomes its
+content: `[{"type": "text", "text": t}]` says what `t` says), or content parts in a message whose role is not written
 (`{"role": m["role"], ...}`: `input` takes an assistant's parts as output parts). Another `messages` expression is passed through
 unchanged: it must hold only system / developer / user / assistant messages with string
 content, which is what the Responses API accepts (the type checker tells you if its declared
@@ -657,7 +658,11 @@ def _convert_message(message: cst.BaseExpression, site=None) -> Union[cst.BaseEx
     if content is None or not isinstance(content.value, cst.List):
         return message
     if role == "assistant":
-        return Block("an assistant message has content parts, which `input` messages cannot carry")
+        text = _only_text_part(content.value)
+        if text is None:
+            return Block("an assistant message has content parts other than one text, which `input` messages cannot carry")
+        # One text part says what a content of that text says; `input` takes an assistant's text so.
+        return message.with_changes(elements=[element.with_changes(value=text) if element is content else element for element in message.elements])
     if role is None and "role" in entries:
         # An assistant's parts would be output parts, another's input parts.
         return Block(f"a message whose role is `{one_line(code_of(entries['role'].value), limit=30)}` has content parts, which `input` takes as input parts for a user and as output parts for an assistant")
@@ -671,6 +676,16 @@ def _convert_message(message: cst.BaseExpression, site=None) -> Union[cst.BaseEx
     return message.with_changes(
         elements=[new_content if element is content else element for element in message.elements]
     )
+
+
+def _only_text_part(parts: cst.List) -> Optional[cst.BaseExpression]:
+    """The text of ``[{"type": "text", "text": <text>}]``, a list of one text part; else None."""
+    if len(parts.elements) != 1 or not isinstance(parts.elements[0], cst.Element):
+        return None
+    entries = dict_entries(parts.elements[0].value)
+    if not entries or set(entries) != {"type", "text"} or literal_string(entries["type"].value) != "text":
+        return None
+    return entries["text"].value
 
 
 def _convert_part(part: cst.BaseExpression) -> Union[cst.BaseExpression, Block]:
