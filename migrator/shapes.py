@@ -82,11 +82,40 @@ def lifted(outer: cst.Dict, wrapper: cst.DictElement, added: Sequence[cst.DictEl
     moved = [_moved_left(element, shift) for element in inner.elements]
     if _indentation(outer) and not _indentation(inner):  # one line into one entry per line
         moved = [element.with_changes(comma=separator(outer)) for element in moved]
+    last = len(moved) - 1  # the last entry moved: the comment ending its line goes with it
+    comment = _line_end_comment(inner.elements[-1].comma) or _line_end_comment(inner.rbrace.whitespace_before)
     moved[-1] = moved[-1].with_changes(comma=separator(outer))
     moved = [*moved, *(element.with_changes(comma=separator(outer)) for element in added)]
     moved[-1] = moved[-1].with_changes(comma=wrapper.comma)
-    result = outer.with_changes(elements=[new for old in outer.elements for new in (moved if old is wrapper else [old])])
+    rbrace = outer.rbrace
+    comma = moved[last].comma
+    placed = _ending_line_with(comma, comment) if comment is not None and isinstance(comma, cst.Comma) else comma
+    if placed is not comma:
+        moved[last] = moved[last].with_changes(comma=placed)
+    elif comment is not None and last == len(moved) - 1 and wrapper is outer.elements[-1]:
+        # The last entry of ``outer`` now: the line break before its closing brace ends the line.
+        rbrace = rbrace.with_changes(whitespace_before=_ending_line_with(rbrace.whitespace_before, comment))
+    result = outer.with_changes(elements=[new for old in outer.elements for new in (moved if old is wrapper else [old])], rbrace=rbrace)
     return result if _comments(result) == _comments(outer) else None
+
+
+def _line_end_comment(node: object) -> Optional[cst.TrailingWhitespace]:
+    """The end of the line, with its comment, that ``node`` (a comma, or the white space
+    before a closing brace) ends with a line break after: ``  # why``."""
+    whitespace = node.whitespace_after if isinstance(node, cst.Comma) else node
+    if isinstance(whitespace, cst.ParenthesizedWhitespace) and whitespace.first_line.comment is not None:
+        return whitespace.first_line
+    return None
+
+
+def _ending_line_with(node, comment: cst.TrailingWhitespace):
+    """``node`` (a comma, or the white space before a closing brace) ending its line with
+    ``comment`` instead, when it ends it with a line break and no comment of its own; else as it is."""
+    whitespace = node.whitespace_after if isinstance(node, cst.Comma) else node
+    if not isinstance(whitespace, cst.ParenthesizedWhitespace) or whitespace.first_line.comment is not None:
+        return node
+    whitespace = whitespace.with_changes(first_line=comment)
+    return node.with_changes(whitespace_after=whitespace) if isinstance(node, cst.Comma) else whitespace
 
 
 def moved_out(inner: cst.BaseExpression, outer: cst.BaseExpression) -> cst.BaseExpression:

@@ -70,7 +70,10 @@ tools. The call is reported, not rewritten, when a tool written in sight cannot 
 tool the tool sees is built by code it cannot see into (a `parse` call's list, an entry of a
 list it reads), when a function has keys the
 Responses tool does not take or no `parameters` (Chat reads a missing schema as "no
-parameters", the Responses API requires one), or when flattening would lose a comment.
+parameters", the Responses API requires one), or when flattening would lose a comment (one
+ending the line of an entry, or on lines of its own between entries, moves with them, the
+last entry's too; one on the line of the nested dict's opening brace, or on lines of its
+own right after it or before its closing brace, has nowhere to go).
 """
 
 from typing import Optional, Union
