@@ -33,6 +33,7 @@ from migrator.analysis import CallSite, ModuleAnalysis
 from migrator.model import PassedDict, PassedList
 from migrator.passed_values import EXPRESSION
 from migrator.semantic.flow import CALL, ResultUse
+from migrator.semantic.nodes import Nodes
 from migrator.rules._built_lists import built_list, held_list
 from migrator.rules._gradio import given_only_gradio_messages, gradio_chat_history
 from migrator.rule import Block, UseRewrite
@@ -290,14 +291,23 @@ class _History:
         self.copies.extend(other.copies)
         self.joined.extend(other.joined)
 
-    def reads_seeing(self, changed: Set[cst.CSTNode]) -> List[cst.CSTNode]:
+    def reads_seeing(self, changed: Set[cst.CSTNode], nodes: Nodes) -> List[cst.CSTNode]:
         """The reads of this list other than sending and adding to it, and those of the lists
-        joined into it that were given one of the messages ``changed`` (read as they changed)."""
-        reads = list(self.other_reads)
+        joined into it that were given one of the messages ``changed`` (read as they changed);
+        not an item or a slice read before every change is added (``print(history[0])`` before
+        the first call), which sees the messages as they were written."""
+        added = [addition.context for addition in self.additions if addition.node in changed]
+        reads = [read for read in self.other_reads if not (_reads_items(read, nodes) and all(nodes.never_after(read, each) for each in added))]
         for joined in self.joined:
             if any(addition.node in changed for addition in joined.additions):
-                reads.extend(joined.reads_seeing(changed))
+                reads.extend(joined.reads_seeing(changed, nodes))
         return reads
+
+
+def _reads_items(read: cst.CSTNode, nodes: Nodes) -> bool:
+    """Is ``read`` subscripted (``history[0]``, ``history[-2:]``): an item, or a new list?"""
+    parent = nodes.parents.get(read)
+    return isinstance(parent, cst.Subscript) and parent.value is read
 
 
 def followed_history(name: Union[cst.Name, cst.Attribute], site: CallSite, convert: MessageConverter) -> Union[Tuple[UseRewrite, ...], Block]:
@@ -519,7 +529,7 @@ def _converted_history(history: _History, shown: str, site: CallSite, convert: M
             f"`{shown}` receives `{_code(unknown[0])}` on line {line}, which the tool cannot see into: "
             "it may be a tool call or result, which the Responses API takes in another shape"
         )
-    other_reads = history.reads_seeing(changed)
+    other_reads = history.reads_seeing(changed, analysis.nodes)
     if rewrites and other_reads:
         read = other_reads[0]
         return _blocked(

@@ -58,7 +58,9 @@ a function of the module returns, alone or as an item of a tuple (`result, city 
 handle_tool_call(message)`, then `messages.append(result)`), read nowhere else, when every call of
 the function adds what it returns to a history some call sends: it is rewritten where the function
 writes it, and those calls migrate together; and nothing else reads it
-(`len(messages)` would count items, a loop over it would meet items instead of message dicts);
+(`len(messages)` would count items, a loop over it would meet items instead of message dicts),
+but for an item or a slice of it read where it runs before anything that changes is added, in
+no loop running it again (`print(messages[0]["content"])` before the first call);
 a list it is joined from (`messages = [SYSTEM] + turns`) may be read elsewhere unless what it
 is given changes: the join copies it, so it never holds what is added to the history.
 All the calls that send it migrate together or none does; so do a call and the next one whose

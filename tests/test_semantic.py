@@ -521,3 +521,24 @@ def test_a_part_is_not_followed_where_the_function_may_be_given_something_else(s
     module, trace = _flow(source)
     assert not trace.passed_parts
     assert [module.code_for_node(use.outer) for use in trace.uses] == [next(code for code in ("value.part", "value.other") if code in source)]
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ("print(first)\nsecond()\n", True),
+        ("second()\nprint(first)\n", False),
+        ("for _ in range(2):\n    print(first)\n    second()\n", False),
+        ("if x:\n    print(first)\nsecond()\n", True),
+        ("def f():\n    print(first)\nsecond()\n", False),
+        ("print([first for _ in y])\nsecond()\n", False),
+        ("while first:\n    second()\n", False),
+        ("try:\n    print(first)\n    second()\nexcept ValueError:\n    pass\n", True),
+    ],
+    ids=["before", "after", "in-a-loop", "in-a-branch-before", "in-a-function", "in-a-comprehension", "loop-test", "in-a-try"],
+)
+def test_a_node_that_never_runs_after_another(source, expected):
+    analysis = _analysis(source)
+    first = next(node for node in analysis.nodes.nodes_of(cst.Name) if node.value == "first")
+    second = next(node for node in analysis.nodes.nodes_of(cst.Call) if is_name(node.func, "second"))
+    assert analysis.nodes.never_after(first, second) is expected

@@ -174,6 +174,28 @@ class Nodes:
             loop = self.enclosing(loop, (cst.For, cst.While, cst.FunctionDef, cst.Lambda))
         return True
 
+    def never_after(self, first: cst.CSTNode, second: cst.CSTNode) -> bool:
+        """Does ``first`` never run after ``second`` in one run of their function (or module)?
+        It does not when it sits before it in a block holding both that no loop of their
+        function runs again; a nested function, a lambda or a comprehension holding only one of
+        them runs when it is called or evaluated."""
+        # A comprehension runs its parts in turn, as many times as it has items.
+        scope = (cst.FunctionDef, cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+        if self.enclosing(first, scope) is not self.enclosing(second, scope):
+            return False
+        child, block = first, self.parents.get(first)
+        while block is not None:
+            if isinstance(block, BLOCKS) and not isinstance(block, cst.SimpleStatementLine):
+                holder = self.statement_within(block, second)
+                if holder is not None:
+                    places = {id(each): place for place, each in enumerate(block.body)}
+                    if places[id(child)] >= places[id(holder)]:
+                        return False
+                    loop = self.enclosing(block, (cst.For, cst.While, *scope))
+                    return not isinstance(loop, (cst.For, cst.While))
+            child, block = block, self.parents.get(block)
+        return False
+
     def runs_before(self, statement: cst.CSTNode, node: cst.CSTNode) -> bool:
         """Has ``statement`` (a statement, or a small statement of a line) run each time ``node``
         runs, in the same run of their scope? It has when it comes first in a block holding

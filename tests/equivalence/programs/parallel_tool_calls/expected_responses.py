@@ -19,6 +19,7 @@ TEMPERATURES = {"Oslo": 4, "Lisbon": 21, "Cairo": 33}
 def main() -> None:
     client = OpenAI()
     messages = [{"role": "user", "content": "Which is warmest right now: Oslo, Lisbon or Cairo?"}]
+    print(f"User: {messages[0]['content']}")
     while True:
         response = client.responses.create(model="gpt-4o-mini", input=messages, tools=TOOLS)
         if response.status == "completed" and any(item.type == "function_call" for item in response.output):

@@ -20,6 +20,7 @@ TEMPERATURES = {"Oslo": 4, "Lisbon": 21, "Cairo": 33}
 def main() -> None:
     client = OpenAI()
     messages = [{"role": "user", "content": "Which is warmest right now: Oslo, Lisbon or Cairo?"}]
+    print(f"User: {messages[0]['content']}")
     while True:
         response = client.chat.completions.create(model="gpt-4o-mini", messages=messages, tools=TOOLS)
         choice = response.choices[0]
