@@ -283,6 +283,9 @@ class _History:
     # The lists joined into it (``messages = [SYSTEM] + turns``): their other reads see only
     # what is added to them, not what is added to this list.
     joined: List["_History"] = field(default_factory=list)
+    # Items added to it of a list of the module that calls the tool does not follow fill
+    # (``prompts.extend(vision.generate_prompts())``, then ``history.append(prompts[i])``).
+    filled_items: List[Tuple[cst.CSTNode, cst.Name]] = field(default_factory=list)
 
     def take(self, other: "_History") -> None:
         """Hold what ``other`` holds too: a list joined or extended into this one."""
@@ -290,6 +293,7 @@ class _History:
         self.unknown.extend(other.unknown)
         self.copies.extend(other.copies)
         self.joined.extend(other.joined)
+        self.filled_items.extend(other.filled_items)
 
     def reads_seeing(self, changed: Set[cst.CSTNode], nodes: Nodes) -> List[cst.CSTNode]:
         """The reads of this list other than sending and adding to it, and those of the lists
@@ -490,6 +494,12 @@ def _converted_history(history: _History, shown: str, site: CallSite, convert: M
     tool_context = _may_use_tools(site, history.feeders)
     responses = response_messages(analysis) if any(dict_entries(a.node) is None for a in history.additions) else {}
     rewrites: List[UseRewrite] = [UseRewrite(target=read, build=_text_turns) for read in history.copies]
+    if history.filled_items:
+        item, container = history.filled_items[0]
+        return _blocked(
+            f"`{shown}` receives `{_code(item)}`, an item of `{container.value}`, which is filled by calls the tool "
+            "does not follow: its messages may have content parts or tool turns, which `input` takes in another shape"
+        )
     unknown = list(history.unknown)
     changed: Set[cst.CSTNode] = set()  # the messages added to it that a rewrite changes
     for addition in history.additions:
@@ -1097,6 +1107,8 @@ def _add_message(history: _History, message: cst.BaseExpression, context: cst.CS
         # An item of a list written in the module (``history.append(prompts[i])``, or each
         # ``prompt`` of ``for prompt in prompts``): any of its messages, checked as written there.
         _add_elements(history, literal, analysis, written_in=listed.source)
+    if container is not None and _filled_by_calls(container, analysis):
+        history.filled_items.append((message, container))
     definition = analysis.bindings.definition(message) if isinstance(message, cst.Name) else None
     if definition is not None and isinstance(definition.value, cst.Dict):
         message, written_in = definition.value, message.value
@@ -1109,6 +1121,22 @@ def _add_message(history: _History, message: cst.BaseExpression, context: cst.CS
         if dicts and len(dicts) == len(bound):
             return
     history.additions.append(_Addition(message, context, written_in))
+
+
+def _filled_by_calls(container: cst.Name, analysis: ModuleAnalysis) -> bool:
+    """Is the list ``container`` reads, bound in the module, given items by calls
+    (``prompts.extend(load())``, ``prompts.append(make(i))``, ``prompts += load()``)?"""
+    for binding in analysis.bindings.reaching(container):
+        for read in analysis.bindings.reads_of(binding):
+            method, call = analysis.nodes.parents.get(read), None
+            if isinstance(method, cst.Attribute) and method.value is read and method.attr.value in ("append", "extend", "insert"):
+                call = analysis.nodes.parents.get(method)
+            if isinstance(call, cst.Call) and call.func is method and any(isinstance(arg.value, (cst.Call, cst.Await)) for arg in call.args):
+                return True
+            statement = analysis.nodes.parents.get(read)
+            if isinstance(statement, cst.AugAssign) and statement.target is read and isinstance(statement.value, (cst.Call, cst.Await)):
+                return True
+    return False
 
 
 def _container_of_item(message: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[cst.Name]:

@@ -87,7 +87,9 @@ is seen to reach: given in a list literal by a call of the project, added to it 
 written (`history.append({"role": "user", "content": [...]})`, also to an expression the
 tool does not follow, such as `st.session_state.messages`), or added to it as an item of a
 list written in the module (`history.append(PROMPTS[i])`, or `prompt` for each `prompt` in
-`PROMPTS`: each of its messages counts, as written there).
+`PROMPTS`: each of its messages counts, as written there); an item of a list of the module
+that calls fill (`prompts.extend(vision.generate_prompts())`) is reported, since what those
+calls give is not seen.
 A list built by a function of the module (`messages=build_messages(q)`: a list literal it
 returns, or a new list it fills with `append` and returns) or copied from a constant is checked
 like a history, and passed as it is. A message whose content may be a list
