@@ -534,10 +534,7 @@ class ModuleAnalysis:
             parent = self.nodes.parents.get(node)
             if isinstance(parent, cst.Attribute) and parent.attr is node:
                 continue  # the attribute part of a dotted name: the whole is looked at
-            spelled = get_full_name_for_node(node) or ""
-            # A function called as `spelled`, or a class or an instance whose method returns it.
-            functions = [r for r in self.project.facts.results if not r.method and r.name == spelled]
-            owners = [r for r in self.project.facts.results if r.method and r.owner == spelled]
+            functions, owners = self._results_spelled(get_full_name_for_node(node) or "")
             if not (functions or owners) or self.nodes.enclosing(node, (cst.Import, cst.ImportFrom)) is not None:
                 continue
             if not self.imports.imported_as(node):  # a local name that hides the import here
@@ -558,10 +555,16 @@ class ModuleAnalysis:
             parent = self.nodes.parents.get(node)
             if not (isinstance(parent, cst.Call) and parent.func is node or isinstance(parent, cst.Attribute) and parent.value is node):
                 continue  # called, or read into: where what it gives is used
-            imported = [r for r in self.project.facts.results if (r.owner if r.method else r.name) == node.value]
-            if imported and self.imports.imported_among(node):
-                found.append((node, imported[0]))
+            functions, owners = self._results_spelled(node.value)
+            if (functions or owners) and self.imports.imported_among(node):
+                found.append((node, (functions or owners)[0]))
         return found
+
+    def _results_spelled(self, spelled: str) -> Tuple[List[ImportedResult], List[ImportedResult]]:
+        """The functions of ``ProjectFacts.results`` a module calls as ``spelled``, and those that
+        are methods of a class (or an instance) it reads as ``spelled``."""
+        results = self.project.facts.results
+        return [r for r in results if not r.method and r.name == spelled], [r for r in results if r.method and r.owner == spelled]
 
     def _method_reads(self, node: cst.BaseExpression, imported: ImportedResult, instance: bool) -> Iterator[cst.CSTNode]:
         """Where the method of ``imported`` is read, from ``node`` (an instance, or the class when

@@ -610,7 +610,7 @@ class _Tree:
         the first that does, searching each for the text every such call spells before the
         expression (``holds_call_site``), as decoding it costs more than the search."""
         for path in self.modules:
-            calls = self.holds_calls(path) if path not in self._imports else self._imports[path].calls
+            calls = self.holds_calls(path)
             if calls is None:
                 source = self.source(path)
                 calls = b".completions" in source and holds_call_site(source.decode("utf-8", "replace"))
@@ -1803,29 +1803,20 @@ def _kept_clients(syntax: ast.Module, name: str, classes: Dict[str, str], enviro
     """(class, other server) for each client the module's global ``name`` is bound to, None
     for a value that is neither a client nor None: what a factory keeping one there returns."""
     built: List[Optional[Tuple[str, Optional[str]]]] = []
+    assigned: Set[int] = set()  # the targets of the ``name = ...`` statements read below
     for node in ast.walk(syntax):
-        if isinstance(node, (ast.Assign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if not any(isinstance(target, ast.Name) and target.id == name for target in targets):
-                continue
-            if len(targets) != 1 or node.value is None:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        if len(targets) == 1 and isinstance(targets[0], ast.Name) and targets[0].id == name:
+            assigned.add(id(targets[0]))
+            value = node.value  # type: ignore[union-attr]
+            if isinstance(value, ast.Call):
+                built.append(_server_of_construction(value, classes, environment))
+            elif value is None or not (isinstance(value, ast.Constant) and value.value is None):
                 built.append(None)
-            elif isinstance(node.value, ast.Call):
-                built.append(_server_of_construction(node.value, classes, environment))
-            elif not (isinstance(node.value, ast.Constant) and node.value.value is None):
-                built.append(None)
-        elif isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load) or isinstance(node, ast.alias) and (node.asname or node.name) == name:
-            if not isinstance(node, ast.Name) or not _is_assigned(syntax, node):
-                built.append(None)  # bound otherwise: by a loop, a ``with``, an import, ``del``...
+    for node in ast.walk(syntax):  # bound otherwise: by a loop, a ``with``, an import, ``del``...
+        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load) and id(node) not in assigned or isinstance(node, ast.alias) and (node.asname or node.name) == name:
+            built.append(None)
     return built
-
-
-def _is_assigned(syntax: ast.Module, target: ast.Name) -> bool:
-    """Is ``target`` the target of an ``=`` (or annotated) assignment of ``syntax``?"""
-    return any(
-        isinstance(node, (ast.Assign, ast.AnnAssign)) and target in (node.targets if isinstance(node, ast.Assign) else [node.target])
-        for node in ast.walk(syntax)
-    )
 
 
 def _returns_none(node: ast.Return) -> bool:
