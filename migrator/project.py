@@ -342,10 +342,13 @@ class Project:
         folder = path.parent
         if folder not in self._roots:
             root = self._root or project_root(path)
-            if self._root is None and _marked_folder(folder) is None and not (root / "__init__.py").exists() and self._holds_scripts(root.parent):
+            if self._root is None and _marked_folder(folder) is None:
                 # No marker: the folder holding a namespace package (``services/``, no
-                # ``__init__.py``) is where the scripts importing it run from.
-                root = root.parent
+                # ``__init__.py``) is where the scripts importing it run from, and so is the
+                # folder holding that one's package, as far up as the folders of scripts go
+                # (``run.py`` beside ``src/``, whose modules import ``src.services.llm``).
+                while self._holds_scripts(root.parent):
+                    root = root.parent
             if _left_out(root, path):  # in a folder the project leaves out (hidden, say): its own
                 root = _module_of(path).base
             self._roots[folder] = root

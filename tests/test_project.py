@@ -877,3 +877,27 @@ def test_a_folder_given_without_a_project_marker_holds_the_namespace_packages_in
     assert all(r.error is None for r in results.values())
     assert results["llm.py"].result.calls_migrated == 1
     assert b"print(ask(\"hi\").output_text)" in results["main.py"].result.output
+
+
+def test_a_folder_given_without_a_project_marker_holds_the_packages_its_scripts_import(tmp_path):
+    """With no project marker, a script beside a package (``run.py`` beside ``src/``) runs from
+    that folder, and so do the modules of ``src/services/`` (no ``__init__.py``) that import
+    ``src.services.llm``: the client a factory there keeps is found from them."""
+    root = tmp_path / "app"
+    (root / "src" / "services").mkdir(parents=True)
+    (root / "src" / "__init__.py").write_text("")
+    (root / "src" / "config.py").write_text('MODEL = "gpt-4o-mini"\n')
+    (root / "src" / "services" / "llm.py").write_text(
+        "from openai import OpenAI\n\n_client = None\n\n\ndef get_client() -> OpenAI:\n    global _client\n"
+        "    if _client is None:\n        _client = OpenAI()\n    return _client\n"
+    )
+    (root / "src" / "services" / "rating.py").write_text(
+        "from src.services.llm import get_client\n\n\ndef rate(text):\n    client = get_client()\n"
+        '    res = client.chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": text}])\n'
+        "    return res.choices[0].message.content\n"
+    )
+    (root / "run.py").write_text('from src.services.rating import rate\n\nprint(rate("hi"))\n')
+    assert project_root(root / "src" / "services" / "rating.py") == root / "src" / "services"  # no marker anywhere up
+    results = {r.path.name: r for r in engine.run([root], jobs=1)}
+    assert all(r.error is None for r in results.values())
+    assert results["rating.py"].result.calls_migrated == 1
