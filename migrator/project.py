@@ -565,6 +565,7 @@ class _Tree:
         self._bindings: Dict[Path, Dict[str, List[ast.stmt]]] = {}
         self._importing: Dict[Tuple[Path, str], List[Tuple[_Module, int]]] = {}
         self._by_folders: Dict[Tuple[Path, str], Optional[_Module]] = {}
+        self._by_ending: Optional[Dict[str, List[_Module]]] = None  # the modules whose names end so, by the ending
 
     @property
     def modules(self) -> Dict[Path, _Module]:
@@ -992,7 +993,7 @@ class _Tree:
             return None
         matches = self.named.get(dotted, [])
         if not matches:
-            return self._through_folders(importer, dotted)
+            return self._through_folders(importer, dotted) or self._ending(dotted)
         beside = [m for m in matches if m.base == importer.base]
         chosen = beside or matches
         return chosen[0] if len(chosen) == 1 else None
@@ -1005,6 +1006,19 @@ class _Tree:
         if key not in self._by_folders:
             self._by_folders[key] = self._found_through_folders(importer.base, dotted)
         return self._by_folders[key]
+
+    def _ending(self, dotted: str) -> Optional[_Module]:
+        """The one module of the project whose name ends with ``dotted`` (``src.apis.openai``
+        for ``apis.openai``): what a script puts the folder above it on ``sys.path`` to import
+        (``python app.py`` in ``src/``), as ``_is`` reads such an import."""
+        if self._by_ending is None:
+            self._by_ending = {}
+            for module in self.modules.values():
+                parts = module.name.split(".")
+                for start in range(1, len(parts)):
+                    self._by_ending.setdefault(".".join(parts[start:]), []).append(module)
+        found = self._by_ending.get(dotted, [])
+        return found[0] if len(found) == 1 else None
 
     def _found_through_folders(self, top: Path, dotted: str) -> Optional[_Module]:
         parts = dotted.split(".")
