@@ -75,12 +75,13 @@ def _migrated(source: bytes, options: Options, facts: ProjectFacts) -> SourceRes
 
     module = cst.parse_module(source)
     # LibCST prints some runs of blank lines at the end of a file with a line less (after an
-    # indented block, with spaces on the last): such code is parsed without them, which are put
-    # back at the end of what it prints. Printing a module costs a quarter of parsing it, so it
-    # is done only for a file with such lines to lose.
-    without_blank_end = _without_blank_end(source)
-    if len(without_blank_end) < len(source) and not source.startswith(module.bytes):
-        module = cst.parse_module(without_blank_end)
+    # indented block, with spaces on the last), and of indented comments there only the last:
+    # such code is parsed without them, which are put back at the end of what it prints.
+    # Printing a module costs a quarter of parsing it, so it is done only for a file with such
+    # lines to lose.
+    code = _without_idle_end(source)
+    if len(code) < len(source) and not source.startswith(module.bytes):
+        module = cst.parse_module(code)
     analysis = ModuleAnalysis(module, options, source, facts)
     plan = plan_module(analysis, options)
     output = _checked_output(source, module, apply_plans(module, plan.sites, options, plan.fixes)) if plan.sites or plan.fixes else source
@@ -147,27 +148,28 @@ def _refuse_deep_nesting(source: bytes) -> None:
             depth -= 1
 
 
-def _without_blank_end(source: bytes) -> bytes:
-    """``source`` without the lines holding only white space at its end."""
-    code = source.rstrip(b" \t\f\r\n")
-    line_end = min((at for at in (source.find(b"\n", len(code)), source.find(b"\r", len(code))) if at != -1), default=len(source))
-    if source[line_end : line_end + 2] == b"\r\n":
-        line_end += 1
-    return source[: line_end + 1]
+def _without_idle_end(source: bytes) -> bytes:
+    """``source`` without the lines holding only white space or a comment at its end (none of
+    which can be in a string or brackets: the file would not parse)."""
+    lines = source.splitlines(keepends=True)
+    end = len(source)
+    while lines and (not lines[-1].strip() or lines[-1].lstrip().startswith(b"#")):
+        end -= len(lines.pop())
+    return source[:end]
 
 
 def _checked_output(source: bytes, before: cst.Module, after: cst.Module) -> bytes:
     """The bytes of the migrated module ``after``, once they are known to parse.
 
     LibCST prints a module whose last line ends in a lone carriage return without it, and some
-    modules are parsed without the blank lines at their end (``_migrated``): what ``before``
-    lacks of the end of ``source``, white space only, is put back at the end of ``after``.
+    modules are parsed without the blank and comment lines at their end (``_migrated``): what
+    ``before`` lacks of the end of ``source``, such lines only, is put back at the end of ``after``.
     """
     import libcst as cst
 
     printed = before.bytes
     dropped = source[len(printed) :]
-    if not source.startswith(printed) or dropped.strip(b" \t\f\r\n"):
+    if not source.startswith(printed) or _without_idle_end(dropped):
         raise RewriteError("LibCST does not print this file back byte for byte")
     output = after.bytes + dropped
     try:

@@ -198,6 +198,21 @@ def test_blank_lines_libcst_prints_with_a_line_less_stay(newline, end):
     assert migrated(source) == swapped(source)
 
 
+@pytest.mark.parametrize(
+    "end",
+    [b"\n\n    # an indented comment\n    # ends the file\n", b"\n# a comment\n\n  # and another, unended", b"\r\n\r\n    # crlf\r\n"],
+    ids=["indented-comments", "unended", "crlf"],
+)
+def test_comment_lines_libcst_prints_only_the_last_of_stay(end):
+    # Of indented comment lines ending a file (after blank lines), LibCST prints only the last:
+    # the engine parses the code without them and puts them back.
+    source = program(f"resp = {CALL.decode()}\nprint({READ.decode()})")
+    if end.startswith(b"\r\n"):
+        source = source.replace(b"\n", b"\r\n")
+    source += end
+    assert migrated(source) == swapped(source)
+
+
 def test_a_file_without_blank_lines_at_its_end_is_not_printed_to_be_read():
     # Printing a module costs a quarter of parsing it: a file LibCST cannot print back short
     # is not printed unless something in it is rewritten.
