@@ -8,6 +8,7 @@ after the imports.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import libcst as cst
@@ -17,7 +18,7 @@ from migrator.import_placement import add_imports, import_block
 from migrator.model import Options
 from migrator.planner import ArgumentPlan, SitePlan
 from migrator.rule import Block, NewArgument, Rewrite, UseRewrite
-from migrator.shapes import is_name
+from migrator.shapes import is_name, walk
 
 Build = Callable[[cst.CSTNode], cst.CSTNode]
 # The position ``_layout`` gets for an argument the migrated call adds (a new default): it
@@ -29,16 +30,17 @@ def apply_plans(module: cst.Module, plans: Sequence[SitePlan], options: Options,
     """``module`` with the migrated calls of ``plans`` and the ``fixes`` of module hooks."""
     builds: Dict[cst.CSTNode, Build] = {fix.target: fix.build for fix in fixes}
     notes: Dict[cst.CSTNode, List[str]] = {}
+    kept: Dict[cst.CSTNode, List[cst.Comment]] = {}  # comments of rewritten arguments, by the statement they go above
     use_rewrites: List[UseRewrite] = list(fixes)
     for plan in plans:
         if plan.target is not None:  # else it rewrites the reads of what a call in another module returns
-            builds[plan.site.call] = _call_builder(plan, options)
+            builds[plan.site.call] = _call_builder(plan, options, kept.setdefault(plan.site.statement, []))
         for _, use_rewrite in plan.use_rewrites + plan.shared_rewrites:
             builds.setdefault(use_rewrite.target, use_rewrite.build)
             use_rewrites.append(use_rewrite)
         for note in _notes(plan, options):
             notes.setdefault(plan.site.statement, []).append(note)
-    module = _update_imports(module.visit(_Replacer(builds, notes)), use_rewrites)
+    module = _update_imports(module.visit(_Replacer(builds, notes, kept)), use_rewrites)
     return _add_definitions(module, use_rewrites)
 
 
@@ -131,9 +133,10 @@ class _Replacer(cst.CSTTransformer):
     part of the result, say) stay where they were: above the statement that now follows, or at
     the end of the block when none does."""
 
-    def __init__(self, builds: Dict[cst.CSTNode, Build], notes: Dict[cst.CSTNode, List[str]]) -> None:
+    def __init__(self, builds: Dict[cst.CSTNode, Build], notes: Dict[cst.CSTNode, List[str]], kept: Dict[cst.CSTNode, List[cst.Comment]]) -> None:
         self.builds = builds
         self.notes = notes
+        self.kept = kept
         self.ancestors: List[cst.CSTNode] = []
         self.carried: Dict[cst.CSTNode, List[cst.EmptyLine]] = {}  # by the block they were in
 
@@ -157,9 +160,10 @@ class _Replacer(cst.CSTTransformer):
             updated_node = _with_lines_above(updated_node, self.carried.pop(block))
         if original_node in self.carried:  # the block's last statements went
             updated_node = updated_node.with_changes(footer=[*self.carried.pop(original_node), *updated_node.footer])
-        for note in self.notes.get(original_node, ()):
-            comment = cst.EmptyLine(comment=cst.Comment(f"# migrator: {note}"))
-            updated_node = updated_node.with_changes(leading_lines=[*updated_node.leading_lines, comment])
+        comments = [*self.kept.get(original_node, ()), *(cst.Comment(f"# migrator: {note}") for note in self.notes.get(original_node, ()))]
+        if comments:
+            lines = [cst.EmptyLine(comment=comment) for comment in comments]
+            updated_node = updated_node.with_changes(leading_lines=[*updated_node.leading_lines, *lines])
         return updated_node
 
 
@@ -201,7 +205,10 @@ def _notes(plan: SitePlan, options: Options) -> List[str]:
     return notes
 
 
-def _call_builder(plan: SitePlan, options: Options) -> Build:
+def _call_builder(plan: SitePlan, options: Options, kept: List[cst.Comment]) -> Build:
+    """Builds the migrated call; the comments of its rewritten arguments that the new ones do
+    not hold (a message commented out in a list that became ``input="..."``) go to ``kept``,
+    to be written above the call's statement."""
     site = plan.site
 
     def build(call: cst.Call) -> cst.Call:
@@ -211,7 +218,9 @@ def _call_builder(plan: SitePlan, options: Options) -> Build:
             if argument_plan.hook is None:
                 produced.append((index, arg))
                 continue
-            for new in _rewrite_of(argument_plan, arg, site).arguments:
+            made = _rewrite_of(argument_plan, arg, site).arguments
+            kept.extend(_lost_comments(arg.value, [new.value for new in made]))
+            for new in made:
                 produced.append((index, _keyword_arg(new, arg)))
         added = list(plan.target.added)
         if options.store_false and not site.has_argument("store"):
@@ -221,6 +230,19 @@ def _call_builder(plan: SitePlan, options: Options) -> Build:
         return call.with_changes(func=func, args=_layout(_merge_dicts(produced), call.args))
 
     return build
+
+
+def _lost_comments(before: cst.CSTNode, after: Sequence[cst.CSTNode]) -> List[cst.Comment]:
+    """The comments of ``before`` that none of ``after`` holds, in order."""
+    left = Counter(node.value for value in after for node in walk(value) if isinstance(node, cst.Comment))
+    lost = []
+    for node in walk(before):
+        if isinstance(node, cst.Comment):
+            if left[node.value]:
+                left[node.value] -= 1
+            else:
+                lost.append(node)
+    return lost
 
 
 def _rewrite_of(argument_plan: ArgumentPlan, arg: cst.Arg, site) -> Rewrite:
