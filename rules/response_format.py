@@ -51,8 +51,9 @@ a function, passed in as a parameter some call gives anything else, with `**` en
 not take, lacks the `schema` the Responses API requires, or is held in a name that is assigned
 more than once or also used by code other than migrated calls (rewriting its definition would
 break that code). In `chat.completions.parse` (and `.stream`), `response_format=X` becomes
-`text_format=X` when `X` is a class defined in the module or an imported name spelled like a
-class (`Answer`, `schemas.Answer`): besides format dicts, `chat.completions.parse` accepts only
+`text_format=X` when `X` is a class defined in the module, an imported name spelled like a
+class (`Answer`, `schemas.Answer`), or a parameter annotated `Type[...]` or `type[...]` with no
+default (`response_format: Type[BaseModel]`, whose callers the type checker holds to classes): besides format dicts, `chat.completions.parse` accepts only
 types (Pydantic models, TypedDicts, dataclasses), and `responses.parse` accepts the same ones
 and turns them into the same strict schema. A name the tool cannot prove to be either is
 reported.
@@ -66,7 +67,7 @@ from migrator.analysis import CallSite
 from migrator.model import FixSafety, PassedDict
 from migrator.passed_values import DEFAULT
 from migrator.rule import Block, Example, NewArgument, Rewrite, Rule, UseRewrite
-from migrator.shapes import code_of, dict_entries, is_constant, lifted, literal_string, one_line, string_like
+from migrator.shapes import code_of, dict_entries, is_constant, is_name, lifted, literal_string, one_line, string_like
 
 PLAIN_FORMATS = frozenset({"text", "json_object"})
 # Keys of Chat's json_schema object; the Responses format requires name and schema.
@@ -285,9 +286,23 @@ def _is_class(node: cst.BaseExpression, site: CallSite) -> bool:
     bindings = site.analysis.bindings.referents(node)
     if not bindings:
         return False
-    if all(isinstance(binding.node, cst.ClassDef) for binding in bindings):
+    if all(isinstance(binding.node, cst.ClassDef) or _declared_a_class(binding.node, site) for binding in bindings):
         return True
     return _spelled_like_class(node.value) and _is_import(node, site)
+
+
+def _declared_a_class(node: cst.CSTNode, site: CallSite) -> bool:
+    """A parameter annotated ``Type[...]`` or ``type[...]`` (``response_format: Type[BaseModel]``),
+    with no default: what every call gives it is a class, as the type checker holds them to."""
+    if not isinstance(node, cst.Param) or node.annotation is None or node.default is not None:
+        return False
+    annotation = node.annotation.annotation
+    if not isinstance(annotation, cst.Subscript):
+        return False
+    generic = annotation.value
+    if is_name(generic, "type"):
+        return not site.analysis.bindings.referents(generic)  # the builtin, not a name of the module
+    return bool(site.analysis.imports.imported_as(generic) & {"typing.Type", "typing_extensions.Type"})
 
 
 def _is_import(name: cst.Name, site: CallSite) -> bool:
