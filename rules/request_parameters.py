@@ -64,7 +64,11 @@ A `model` the Responses API does not serve blocks the call: the search models
 models (`gpt-4o-audio-preview`, `gpt-audio`, ...) and the legacy Completions models
 (`gpt-3.5-turbo-instruct`, `babbage-002`, `davinci-002`), written in the call or in a name bound
 to the literal. With `--unsafe-fixes`, a search model written in the call becomes its general
-counterpart (`gpt-4o`, `gpt-4o-mini`), with a `# migrator:` comment: another model answers.
+counterpart (`gpt-4o`, `gpt-4o-mini`) with the `web_search` tool (`tools=[{"type":
+"web_search"}]`, or the tool rule `web_search_options` makes of the call's options), with a
+`# migrator:` comment: another model answers, and decides itself when to search the web, where
+the search model searched for every request. A call that also sends tools of its own is only
+reported.
 
 `extra_body` is sent as it is, so it migrates only when it is a dict literal (or a name holding
 one) of parameters both APIs take as they are (`temperature`, `metadata`, ...): a Chat
@@ -232,9 +236,23 @@ def _model_served(original: cst.BaseExpression, value: cst.BaseExpression, site)
                 reason = f"`model` is `{model}`, which the Responses API does not serve"
                 if counterpart is None or made is not original:
                     return Block(reason)
-                rewrite = Rewrite((NewArgument("model", string_like(original, counterpart)),), note=f"`{model}` became `{counterpart}`, which the Responses API serves")
-                return Block(f"{reason}; `{counterpart}` is its counterpart there", unsafe=rewrite)
+                return _search_model_replaced(original, model, counterpart, reason, site)
     return None
+
+
+def _search_model_replaced(original: cst.BaseExpression, model: str, counterpart: str, reason: str, site) -> Block:
+    """The block of a call naming the search model ``model``, with the unsafe fix naming
+    ``counterpart``: a search model searches the web for every request, which its counterpart
+    does only with the `web_search` tool. Rule `web_search_options` gives the tool to a call
+    passing its options; another call gets it here, unless it sends tools of its own."""
+    reason = f"{reason}; `{counterpart}` is its counterpart there"
+    if site.has_argument("web_search_options"):
+        return Block(reason, unsafe=Rewrite((NewArgument("model", string_like(original, counterpart)),), note=f"`{model}` became `{counterpart}`, which the Responses API serves"))
+    if site.has_argument("tools") or site.has_argument("functions"):
+        return Block(f"{reason}, which searches the web only with the `web_search` tool: add it to this call's own tools by hand")
+    tool = cst.parse_expression(f"[{{{string_like(original, 'type').value}: {string_like(original, 'web_search').value}}}]")
+    note = f"`{model}` became `{counterpart}` with the `web_search` tool, which the Responses API serves: the model now decides when to search the web"
+    return Block(reason, unsafe=Rewrite((NewArgument("model", string_like(original, counterpart)), NewArgument("tools", tool)), note=note))
 
 
 def _body_unsent_alike(body: cst.BaseExpression, site) -> Optional[Block]:
