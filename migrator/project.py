@@ -1001,7 +1001,9 @@ class _Tree:
     def _through_folders(self, importer: _Module, dotted: str) -> Optional[_Module]:
         """The module a dotted absolute import names through folders without ``__init__.py``
         (namespace packages), whose modules are named from their own folder: looked for by path
-        from where Python may run the project, the importer's top folder or the project's root."""
+        from where Python may run the project, the importer's top folder, the folders above it
+        (nearest first: ``backend/``, where ``uvicorn app.main:app`` runs, for
+        ``backend/app/api/chat.py`` importing ``app.services.llm``) up to the project's root."""
         key = (importer.base, dotted)
         if key not in self._by_folders:
             self._by_folders[key] = self._found_through_folders(importer.base, dotted)
@@ -1024,7 +1026,8 @@ class _Tree:
         parts = dotted.split(".")
         if len(parts) < 2:
             return None
-        for base in dict.fromkeys((top, self.root)):
+        above = [folder for folder in top.parents if folder == self.root or self.root in folder.parents]
+        for base in dict.fromkeys((top, *above, self.root)):
             target = base.joinpath(*parts)
             for path in (target.with_suffix(".py"), target / "__init__.py"):
                 if path in self.modules:

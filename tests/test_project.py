@@ -128,6 +128,7 @@ def test_the_project_cases_cover_what_crosses_modules():
         "result_of_a_module_its_importer_uses_as_a_value_is_reported",
         "factories_imported_keeping_their_client_in_a_global",
         "client_of_a_package_imported_as_its_scripts_name_it",
+        "client_of_a_namespace_package_imported_from_the_folder_above",
     } <= names
 
 
