@@ -1169,17 +1169,28 @@ class _Tree:
         """The module of the project that defines the name ``name`` ``importer`` imports from
         ``source``, its syntax, and the one statement binding it there (re-exports followed);
         None when it is bound there more than once, or the tool cannot tell."""
+        found = self._definitions(importer, source, level, name)
+        if found is None or len(found[2]) != 1:
+            return None
+        defining, syntax, (node,) = found
+        return defining, syntax, node
+
+    def _definitions(self, importer: _Module, source: Optional[str], level: int, name: str) -> Optional[Tuple[_Module, ast.Module, List[ast.stmt]]]:
+        """The module of the project that defines the name ``name`` ``importer`` imports from
+        ``source``, its syntax, and the top-level statements binding it there, in order (a name
+        imported from one module by the only one followed); None when a function rebinds it
+        through ``global``, or the tool cannot tell."""
         for _ in range(MAX_RE_EXPORTS + 1):
             defining = self._resolve(importer, self._absolute(importer, source, level))
             syntax = self.syntax(defining.path) if defining is not None else None
             if defining is None or syntax is None:
                 return None
             bindings = [node for node in _top_level_bindings(syntax) if name in _bound_names(node)]
-            if len(bindings) != 1 or _rebound_globally(syntax, name):
+            if not bindings or _rebound_globally(syntax, name):
                 return None
             node = bindings[0]
-            if not isinstance(node, ast.ImportFrom):
-                return defining, syntax, node
+            if len(bindings) > 1 or not isinstance(node, ast.ImportFrom):
+                return defining, syntax, bindings
             source, level, importer = node.module, node.level, defining
             name = next(alias.name for alias in node.names if (alias.asname or alias.name) == name)
         return None
@@ -1189,16 +1200,23 @@ class _Tree:
     ) -> Optional[Tuple[str, str, Optional[str], Optional[str]]]:
         """(kind, client class, other server, Azure version) of the name ``name`` the module
         ``source`` defines."""
-        definition = self._definition(importer, source, level, name)
-        if definition is None:
+        definitions = self._definitions(importer, source, level, name)
+        if definitions is None:
             return None
-        defining, syntax, node = definition
+        defining, syntax, nodes = definitions
         classes = _client_class_names(syntax)
         text = self.text(defining.path)
         environment = self._spells_base_url_variable(defining)
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call):
-            built = _server_of_construction(node.value, classes, environment)
-            return ("client", *built, _azure_version([node.value], syntax)) if built is not None else None
+        if all(isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call) for node in nodes):
+            # Bound once, or in each branch of an ``if`` (a timeout for a proxy): alike each time.
+            built = {(_server_of_construction(node.value, classes, environment), _azure_version([node.value], syntax)) for node in nodes}  # type: ignore[attr-defined]
+            if len(built) != 1:
+                return None
+            (made, version), = built
+            return ("client", *made, version) if made is not None else None
+        if len(nodes) != 1:
+            return None
+        node = nodes[0]
         if isinstance(node, ast.ClassDef):
             made = _subclassed_client(node, classes, text, environment)
             # Any other class of the project is not another SDK's: it may wrap or subclass the client.

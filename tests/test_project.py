@@ -129,6 +129,7 @@ def test_the_project_cases_cover_what_crosses_modules():
         "factories_imported_keeping_their_client_in_a_global",
         "client_of_a_package_imported_as_its_scripts_name_it",
         "client_of_a_namespace_package_imported_from_the_folder_above",
+        "clients_bound_in_each_branch_of_an_if_in_another_module",
     } <= names
 
 
