@@ -603,16 +603,18 @@ class ModuleAnalysis:
     @cached_property
     def _names_from_imports(self) -> Set[str]:
         """The names the module's import statements bind, wherever they are, and the names it
-        assigns what they give (``client = make_client()``, ``client = llm.client``)."""
+        assigns what they give (``client = make_client()``, ``client = llm.client``), or whose
+        attributes it assigns it to (``self`` for ``self.client = make_client()``)."""
         names = set()
         for statement in self.nodes.nodes_of(cst.Import, cst.ImportFrom):
             if isinstance(statement.names, cst.ImportStar):
                 continue
             for alias in statement.names:
                 names.add(alias.evaluated_alias or alias.evaluated_name.split(".")[0])
-        for node in self.nodes.nodes_of(cst.Assign):
-            if chain_root(node.value) in names:
-                names.update(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
+        for node in self.nodes.nodes_of(cst.Assign, cst.AnnAssign):
+            if node.value is not None and chain_root(node.value) in names:
+                targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+                names.update(root for target in targets if isinstance(target, (cst.Name, cst.Attribute)) and (root := chain_root(target)) is not None)
         return names
 
     def written_calls(self) -> List[WrittenCall]:

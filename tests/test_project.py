@@ -130,6 +130,7 @@ def test_the_project_cases_cover_what_crosses_modules():
         "client_of_a_package_imported_as_its_scripts_name_it",
         "client_of_a_namespace_package_imported_from_the_folder_above",
         "clients_bound_in_each_branch_of_an_if_in_another_module",
+        "attribute_of_self_given_a_client_by_an_imported_getter",
     } <= names
 
 
