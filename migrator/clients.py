@@ -102,7 +102,9 @@ def _names_another_sdks_class(names: Set[str]) -> bool:
     )
 
 
-OPENAI_CLIENT = ClientKind(names_class=lambda names: not names.isdisjoint(CLIENT_CLASSES), module="openai", from_project=True)
+# Every class the name may stand for is the SDK's client: not one of several imports tried in
+# turn (``except ImportError: from groq import Groq as OpenAI``).
+OPENAI_CLIENT = ClientKind(names_class=lambda names: bool(names) and names <= CLIENT_CLASSES, module="openai", from_project=True)
 OTHER_SDK_CLIENT = ClientKind(names_class=_names_another_sdks_class)
 
 
@@ -299,7 +301,7 @@ class _ClientProof:
 
     def _call(self, call: cst.Call, none_allowed: bool, awaited: bool) -> Origins:
         func = call.func
-        if not awaited and self.kind.names_class(self.analysis.imports.imported_as(func)):
+        if not awaited and (self.kind.names_class(self.analysis.imports.imported_as(func)) or self._class_or_none(func)):
             return None if not self.kind.from_project and self._project_class(func) else [call]
         if not awaited and isinstance(func, cst.Attribute) and func.attr.value in CLIENT_COPY_METHODS:
             return [call] if self.origins(func.value, False) is not None else None
@@ -311,6 +313,21 @@ class _ClientProof:
         if awaited != (function.asynchronous is not None):
             return None
         return self._returned(function, call, none_allowed)
+
+    def _class_or_none(self, func: cst.BaseExpression) -> bool:
+        """Is ``func`` a name bound by imports of the client class, or else to None where the
+        import may fail (``except ImportError: OpenAI = None``)? Calling None raises alike
+        whichever API the client would call."""
+        bindings = self.analysis.bindings.referents(func) if isinstance(func, cst.Name) else []
+        others = [binding for binding in bindings if not isinstance(binding.node, (cst.Import, cst.ImportFrom))]
+        if not others or len(others) == len(bindings) or not all(self._binds_none(binding) for binding in others):
+            return False
+        return self.kind.names_class(self.analysis.imports.qualified(func, imported_only=True))
+
+    def _binds_none(self, binding: Assignment) -> bool:
+        target = self.analysis.nodes.parents.get(binding.node)
+        statement = self.analysis.nodes.parents.get(target) if isinstance(target, cst.AssignTarget) else None
+        return isinstance(statement, cst.Assign) and len(statement.targets) == 1 and is_name(statement.value, "None")
 
     def _project_class(self, func: cst.BaseExpression) -> bool:
         """Is ``func`` a class another module of the project defines (which may subclass or wrap
