@@ -1089,6 +1089,12 @@ def _adds_to_a_sent_history(read: cst.CSTNode, method: str, analysis: ModuleAnal
     return any(_feeder(read, analysis) is not None for read in reads)
 
 
+def _read_by_other_modules(name: cst.Name, binding: cst.CSTNode, analysis: ModuleAnalysis) -> bool:
+    """Is ``name``, bound at ``binding``, a top-level name other modules may import?"""
+    top_level = analysis.nodes.enclosing(binding, cst.FunctionDef) is None or analysis.nodes.enclosing(name, cst.FunctionDef) is None
+    return top_level and bool(analysis.project.importers_of(name.value))
+
+
 def _add_message(history: _History, message: cst.BaseExpression, context: cst.CSTNode, analysis: ModuleAnalysis, written_in: Optional[str]) -> None:
     """One message added at ``context``; a name holding a dict literal (``SYSTEM``) stands for it,
     and so do the dict literals a function of the module returns for histories alone."""
@@ -1111,13 +1117,22 @@ def _add_message(history: _History, message: cst.BaseExpression, context: cst.CS
         history.filled_items.append((message, container))
     definition = analysis.bindings.definition(message) if isinstance(message, cst.Name) else None
     if definition is not None and isinstance(definition.value, cst.Dict):
-        message, written_in = definition.value, message.value
+        # Read nowhere else (``result = {"role": "tool", ...}`` then ``messages.append(result)``),
+        # the dict is this message alone, and changes shape where it is written.
+        alone = definition.reads == [message] and not _read_by_other_modules(message, definition.statement, analysis)
+        message, written_in = definition.value, None if alone else message.value
     elif isinstance(message, cst.Name):
         # Bound in branches (``msg = {...}`` in an ``if`` and an ``else``): each dict it may hold
-        # is checked as written there, and what else it may hold stays unseen.
-        bound = [_bound_value(getattr(binding, "node", None), analysis) for binding in analysis.bindings.reaching(message)]
+        # is checked as written there (and changes shape there when nothing else reads it), and
+        # what else it may hold stays unseen.
+        reaching = analysis.bindings.reaching(message)
+        bound = [_bound_value(getattr(binding, "node", None), analysis) for binding in reaching]
         dicts = [value for value in bound if isinstance(value, cst.Dict)]
-        history.additions.extend(_Addition(value, context, message.value) for value in dicts)
+        alone = all(
+            analysis.bindings.reads_of(binding) == [message] and not _read_by_other_modules(message, binding.node, analysis)
+            for binding in reaching
+        )
+        history.additions.extend(_Addition(value, context, None if alone else message.value) for value in dicts)
         if dicts and len(dicts) == len(bound):
             return
     history.additions.append(_Addition(message, context, written_in))
