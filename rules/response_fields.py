@@ -153,7 +153,7 @@ def field(use, site):
         )
         test = use.replace(1, "{base}.output")
         return Block(reason, unsafe=Rewrite(note=f"`{use.code}` became a test of `output`", elsewhere=(test,)))
-    if use.startswith("choices") and not _read_elsewhere(use):
+    if use.startswith("choices") and not _read_elsewhere(use) and not (use.path == CONTENT[:2] and is_shown(use.outer, site)):
         return Block(f"`{use.code}` has no Responses equivalent: a Response holds one answer, read through `output_text` and `output`")
     return None
 

@@ -2,9 +2,9 @@
 ## What it does
 Reports a response shown whole, printed (`print`, `pprint`, as JSON through `json.dumps`),
 logged or put in an f-string, as itself or serialised (`model_dump()`, `model_dump_json()`,
-`to_json()`, `to_dict()`), its `usage` and its message
-(`resp.choices[0].message`) too; with `--unsafe-fixes` the call migrates and the line shows the
-Response instead, its usage, or its output items (`resp.output`) for the message.
+`to_json()`, `to_dict()`), its `usage`, its message (`resp.choices[0].message`) and its choice
+(`resp.choices[0]`) too; with `--unsafe-fixes` the call migrates and the line shows the
+Response instead, its usage, or its output items (`resp.output`) for the message or the choice.
 
 ## Why
 A `Response` has other fields than a `ChatCompletion` (`output`, not `choices`; `input_tokens`,
@@ -101,7 +101,7 @@ RULE = Rule(
 
 @RULE.result_use
 def shown_whole(use: ResultUse, site: CallSite) -> Union[Block, None]:
-    if use.path == RESPONSE_MESSAGE:
+    if use.path in (RESPONSE_MESSAGE, RESPONSE_MESSAGE[:2]):
         return _message_shown(use, site)
     path = use.path[1:] if use.path[:1] == ("usage",) else use.path
     if path and not (len(path) == 2 and path[0] in SERIALISERS and path[1] == CALL):
@@ -118,11 +118,13 @@ def shown_whole(use: ResultUse, site: CallSite) -> Union[Block, None]:
 
 
 def _message_shown(use: ResultUse, site: CallSite) -> Union[Block, None]:
-    """``print(resp.choices[0].message)``: the output items are what the model said."""
+    """``print(resp.choices[0].message)`` (or ``resp.choices[0]``, the choice holding it): the
+    output items are what the model said."""
     if not is_shown(use.outer, site):
         return None
     code = one_line(use.code)
-    reason = f"the message `{code}` is shown whole, and a Response has no message object: show `output_text`, or the output items, instead"
+    shape = "message" if use.path == RESPONSE_MESSAGE else "choice"
+    reason = f"the {shape} `{code}` is shown whole, and a Response has no {shape} object: show `output_text`, or the output items, instead"
     shown = use.replace(len(use.path), "{base}.output")
     note = f"`{code}` is now `{one_line(code_of(use.base))}.output`: it shows the output items of a Response"
     return Block(reason, unsafe=Rewrite(note=note, elsewhere=(shown,)))
