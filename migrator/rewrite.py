@@ -206,9 +206,9 @@ def _notes(plan: SitePlan, options: Options) -> List[str]:
 
 
 def _call_builder(plan: SitePlan, options: Options, kept: List[cst.Comment]) -> Build:
-    """Builds the migrated call; the comments of its rewritten arguments that the new ones do
-    not hold (a message commented out in a list that became ``input="..."``) go to ``kept``,
-    to be written above the call's statement."""
+    """Builds the migrated call; the comments of its arguments that the new ones do not hold (a
+    message commented out in a list that became ``input="..."``, the comment after an argument
+    the Responses API does without) go to ``kept``, to be written above the call's statement."""
     site = plan.site
 
     def build(call: cst.Call) -> cst.Call:
@@ -218,25 +218,25 @@ def _call_builder(plan: SitePlan, options: Options, kept: List[cst.Comment]) -> 
             if argument_plan.hook is None:
                 produced.append((index, arg))
                 continue
-            made = _rewrite_of(argument_plan, arg, site).arguments
-            kept.extend(_lost_comments(arg.value, [new.value for new in made]))
-            for new in made:
+            for new in _rewrite_of(argument_plan, arg, site).arguments:
                 produced.append((index, _keyword_arg(new, arg)))
         added = list(plan.target.added)
         if options.store_false and not site.has_argument("store"):
             added.append(NewArgument("store", cst.Name("False")))
         for new in added:
             produced.append((ADDED, _keyword_arg(new, call.args[0])))
-        return call.with_changes(func=func, args=_layout(_merge_dicts(produced), call.args))
+        args = _layout(_merge_dicts(produced), call.args)
+        kept.extend(_lost_comments(call.args, args))
+        return call.with_changes(func=func, args=args)
 
     return build
 
 
-def _lost_comments(before: cst.CSTNode, after: Sequence[cst.CSTNode]) -> List[cst.Comment]:
+def _lost_comments(before: Sequence[cst.CSTNode], after: Sequence[cst.CSTNode]) -> List[cst.Comment]:
     """The comments of ``before`` that none of ``after`` holds, in order."""
     left = Counter(node.value for value in after for node in walk(value) if isinstance(node, cst.Comment))
     lost = []
-    for node in walk(before):
+    for node in (inner for value in before for inner in walk(value)):
         if isinstance(node, cst.Comment):
             if left[node.value]:
                 left[node.value] -= 1

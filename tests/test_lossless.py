@@ -213,6 +213,36 @@ def test_comment_lines_libcst_prints_only_the_last_of_stay(end):
     assert migrated(source) == swapped(source)
 
 
+def test_comments_of_arguments_the_migrated_call_drops_go_above_its_statement():
+    # A comment written with an argument the Responses API does without (a penalty of 0), or
+    # inside one it writes otherwise, has no place left in the call: it keeps a line of its own.
+    source = program(
+        "def ask(q):\n"
+        "    resp = client.chat.completions.create(\n"
+        '        model="gpt-4o-mini",\n'
+        "        messages=[\n"
+        '            # {"role": "system", "content": "Be brief."},\n'
+        '            {"role": "user", "content": q},\n'
+        "        ],\n"
+        "        frequency_penalty=0,  # keep it plain\n"
+        "        # the default, said out loud\n"
+        "        presence_penalty=0,\n"
+        "    )\n"
+        "    return resp.choices[0].message.content\n"
+    )
+    assert migrated(source).endswith(
+        b"def ask(q):\n"
+        b'    # {"role": "system", "content": "Be brief."},\n'
+        b"    # keep it plain\n"
+        b"    # the default, said out loud\n"
+        b"    resp = client.responses.create(\n"
+        b'        model="gpt-4o-mini",\n'
+        b"        input=q,\n"
+        b"    )\n"
+        b"    return resp.output_text\n"
+    )
+
+
 def test_a_file_without_blank_lines_at_its_end_is_not_printed_to_be_read():
     # Printing a module costs a quarter of parsing it: a file LibCST cannot print back short
     # is not printed unless something in it is rewritten.
