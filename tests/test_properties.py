@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Dict, List, Set, Tuple
 
@@ -33,6 +34,7 @@ from hypothesis import strategies as st
 
 from migrator.engine import transform_source
 from migrator.model import Options
+from migrator.shapes import walk
 
 # --- the grammar --------------------------------------------------------------------------
 
@@ -53,6 +55,7 @@ MESSAGES = [
     '[{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello!"}, {"role": "user", "content": "Bye"}]',
     "history",
     '[{"role": "user", "name": "ann", "content": "Hi"}]',
+    '[\n    # {"role": "system", "content": "An old prompt."},\n    {"role": "user", "content": "Hello"},  # the question\n]',
 ]
 
 PARAMETERS = [
@@ -69,6 +72,7 @@ PARAMETERS = [
     'metadata={"k": "v"}',
     "logprobs=True",
     "frequency_penalty=0.5",
+    "presence_penalty=0  # the default\n",
     'response_format={"type": "json_object"}',
     "parallel_tool_calls=False",
     "tools=TOOLS",
@@ -275,6 +279,11 @@ def is_response(value: ast.expr, holds_response: Dict[str, bool]) -> bool:
     return "responses" in chain
 
 
+def comments(data: bytes) -> "Counter[str]":
+    """The comments of a module, by their text."""
+    return Counter(node.value for node in walk(cst.parse_module(data)) if isinstance(node, cst.Comment))
+
+
 def line_endings(data: bytes) -> Set[bytes]:
     return set(re.findall(rb"\r\n|\r|\n", data))
 
@@ -320,3 +329,4 @@ def test_generated_programs_migrate_to_parseable_idempotent_lossless_code(genera
     assert_in_order(output, untouched)
     assert line_endings(output) <= line_endings(source)
     assert not choices_read_on_responses(tree), output.decode()
+    assert not comments(source) - comments(output), output.decode()  # moved at most, never lost
