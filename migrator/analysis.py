@@ -27,7 +27,7 @@ from migrator.semantic.dicts import BuiltDict, KeyWrite, UnseenDict, unpacked_di
 from migrator.semantic.flow import ValueFlow
 from migrator.semantic.imports import Imports
 from migrator.semantic.nodes import Nodes
-from migrator.shapes import STRING_NODES, chain_root
+from migrator.shapes import STRING_NODES, chain_root, keyword_argument
 
 if TYPE_CHECKING:
     from migrator.rule import Import
@@ -40,6 +40,9 @@ CHAT_SHARED_TYPES = frozenset({"ResponseFormatJSONSchema"})
 
 # A name in code, or in the text of a string annotation.
 IDENTIFIER = re.compile(r"[^\W\d]\w*")
+
+# The calls that read an environment variable, with a default when it is unset.
+ENVIRONMENT_READS = frozenset({"os.getenv", "os.environ.get"})
 
 
 @dataclass
@@ -459,6 +462,13 @@ class ModuleAnalysis:
             if qualified.startswith(prefixes) or any(prefix.startswith(qualified + ".") for prefix in prefixes)
         }
         return not names.isdisjoint(IDENTIFIER.findall(self.module.code_for_node(node)))
+
+    def environment_default(self, value: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+        """What ``value`` is when the environment variable it reads is unset, when it reads one
+        with a default: ``os.getenv(NAME, DEFAULT)``, ``os.environ.get(NAME, default=DEFAULT)``."""
+        if not (isinstance(value, cst.Call) and self.imports.imported_as(value.func) & ENVIRONMENT_READS):
+            return None
+        return value.args[1].value if len(value.args) > 1 else keyword_argument(value, "default")
 
     def calls_names_from(self, packages: Sequence[str]) -> bool:
         """Does the module call, or annotate a parameter with, a name an import of one of

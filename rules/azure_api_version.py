@@ -91,7 +91,7 @@ from urllib.parse import urlsplit
 
 import libcst as cst
 
-from migrator.analysis import legacy_call
+from migrator.analysis import ENVIRONMENT_READS, legacy_call
 from migrator.clients import AZURE_CLIENT_CLASSES, CLIENT_CLASSES, client_subclass, imported_client, is_client_copy, is_openai_client, possible_origins
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Import, Report, Rewrite, Rule, UseRewrite
@@ -103,7 +103,6 @@ ENVIRONMENT_VARIABLE = "OPENAI_API_VERSION"  # where the SDK takes the version w
 DATED_VERSION = re.compile(r"(\d{4}-\d{2}-\d{2})(-preview)?")
 V1_PATH = "/openai/v1"
 V1_VERSION = "preview"  # the version Microsoft writes for preview features on the v1 endpoint
-ENVIRONMENT_READS = frozenset({"os.getenv", "os.environ.get"})
 MODULE_API_TYPE = "openai.api_type"  # "azure" makes the `openai` module's own client an Azure one
 MODULE_API_VERSION = "openai.api_version"
 # Set without `api_type`, these make the module's client Azure's too (the SDK's `load_client`).
@@ -336,8 +335,8 @@ def _given_version_problem(value: cst.BaseExpression, on_v1: bool, analysis) -> 
     """Why the ``api_version`` ``value`` gives cannot serve the Responses API: a literal, a
     constant, or the default of an environment read; any other is unread."""
     version = _literal(value, analysis)
-    if version is None and isinstance(value, cst.Call) and analysis.imports.imported_as(value.func) & ENVIRONMENT_READS:
-        default = value.args[1].value if len(value.args) > 1 else keyword_argument(value, "default")
+    if version is None:
+        default = analysis.environment_default(value)
         version = _literal(default, analysis) if default is not None else None
     if version is None:
         code = one_line(analysis.module.code_for_node(value))
@@ -611,8 +610,7 @@ def _v1_base_url(endpoint: cst.BaseExpression, analysis) -> Union[cst.BaseExpres
             return string_like(endpoint, text.rstrip("/") + suffix)
     if isinstance(endpoint, cst.Call) and analysis.imports.imported_as(endpoint.func) & ENVIRONMENT_READS:
         variable = literal_string(endpoint.args[0].value) if endpoint.args else None
-        has_default = len(endpoint.args) > 1 or keyword_argument(endpoint, "default") is not None
-        if not has_default:
+        if analysis.environment_default(endpoint) is None:
             # None, for an unset variable, makes `AzureOpenAI` read its own variable instead.
             if variable != ENDPOINT_VARIABLE or not isinstance(endpoint.func, cst.Attribute):
                 return f"its endpoint may be None, and `AzureOpenAI` then reads `{ENDPOINT_VARIABLE}`"

@@ -63,7 +63,8 @@ A `model` the Responses API does not serve blocks the call: the search models
 (`gpt-4o-search-preview`, `gpt-4o-mini-search-preview`, and their dated snapshots), the audio
 models (`gpt-4o-audio-preview`, `gpt-audio`, ...) and the legacy Completions models
 (`gpt-3.5-turbo-instruct`, `babbage-002`, `davinci-002`), written in the call or in a name bound
-to the literal. With `--unsafe-fixes`, a search model written in the call becomes its general
+to the literal, or the default of the environment variable they read (`os.getenv("MODEL",
+"gpt-3.5-turbo-instruct")`). With `--unsafe-fixes`, a search model written in the call becomes its general
 counterpart (`gpt-4o`, `gpt-4o-mini`) with the `web_search` tool (`tools=[{"type":
 "web_search"}]`, or the tool rule `web_search_options` makes of the call's options), with a
 `# migrator:` comment: another model answers, and decides itself when to search the web, where
@@ -225,15 +226,17 @@ def unchanged(name, value, site):
 
 def _model_served(original: cst.BaseExpression, value: cst.BaseExpression, site) -> Optional[Block]:
     """Why the Responses API does not serve the model the call names (a literal, or a name bound
-    to one), when it is one only Chat Completions (or legacy Completions) serves; None otherwise.
-    A search model has a general counterpart, which an unsafe fix names instead."""
+    to one, or the default of the environment variable either reads), when it is one only Chat
+    Completions (or legacy Completions) serves; None otherwise. A search model has a general
+    counterpart, which an unsafe fix names instead."""
     for made in site.analysis.bindings.bound_values(original):
-        model = literal_string(made)
+        default = site.analysis.environment_default(made)
+        model = literal_string(default if default is not None else made)
         if model is None:
             continue
         for prefix, counterpart in CHAT_ONLY_MODELS.items():
             if model == prefix or model.startswith(prefix + "-"):
-                reason = f"`model` is `{model}`, which the Responses API does not serve"
+                reason = f"`model` is `{model}`{' where the variable is unset' if default is not None else ''}, which the Responses API does not serve"
                 if counterpart is None or made is not original:
                     return Block(reason)
                 return _search_model_replaced(original, model, counterpart, reason, site)
