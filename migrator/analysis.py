@@ -384,11 +384,26 @@ class ModuleAnalysis:
 
     def passed_by_other_modules(self, param: cst.Param) -> Tuple[object, ...]:
         """What other modules of the project give ``param`` where they call its function, when
-        that is a top-level function (``ProjectFacts.passed``); nothing for any other."""
+        that is a top-level function or a method of a top-level class (``ProjectFacts.passed``);
+        nothing for any other."""
+        called = self.called_from_other_modules(param)
+        return self.project.passed_by_other_modules(called[0], param.name.value) if called is not None else ()
+
+    def called_from_other_modules(self, param: cst.Param) -> Optional[Tuple[str, str]]:
+        """(``function``, or ``Class.method``, and the name other modules import) when
+        ``param`` is a parameter (not ``self``) of a top-level function or of a method of a
+        top-level class, which other modules may call."""
         function = self.nodes.function_of(param)
-        if function is None or self.nodes.parents.get(function) is not self.module:
-            return ()
-        return self.project.passed_by_other_modules(function.name.value, param.name.value)
+        if function is None:
+            return None
+        if self.nodes.parents.get(function) is self.module:
+            return function.name.value, function.name.value
+        cls = self.nodes.enclosing(function, cst.ClassDef)
+        if cls is None or self.nodes.parents.get(cls) is not self.module or self.nodes.parents.get(function) is not cls.body:
+            return None
+        if function.params.params[:1] == [param] or function.decorators:
+            return None  # ``self``, or a static or class method, a property...
+        return f"{cls.name.value}.{function.name.value}", cls.name.value
 
     def _dict_given_elsewhere(self, function: cst.FunctionDef) -> Optional[str]:
         """Why rewriting the keys ``function`` returns would change code other than legacy calls; None when it would not."""

@@ -50,9 +50,7 @@ def calls_giving(syntax: ast.Module, bound: Set[str], function: ast.AST) -> Iter
     """For each use in ``syntax`` of the names ``bound`` (which import ``function``), what it
     gives each parameter of ``function``."""
     parameters, positional = parameters_of(function)
-    defaults = _with_defaults(function)
     parents = _parents(syntax)
-    functions = {node.name: node for node in syntax.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
     for node in ast.walk(syntax):
         if not (isinstance(node, ast.Name) and node.id in bound and isinstance(node.ctx, ast.Load)):
             continue
@@ -60,16 +58,152 @@ def calls_giving(syntax: ast.Module, bound: Set[str], function: ast.AST) -> Iter
         if not (isinstance(call, ast.Call) and call.func is node):
             yield {parameter: UNSEEN for parameter in parameters}
             continue
-        if any(isinstance(arg, ast.Starred) for arg in call.args) or any(keyword.arg is None for keyword in call.keywords):
-            yield {parameter: UNSEEN for parameter in parameters}
+        yield _given_by(call, function, parameters, positional, syntax, parents)
+
+
+def method_calls_giving(syntax: ast.Module, classes: Set[str], instances: Set[str], function: ast.AST) -> Iterator[Dict[str, object]]:
+    """For each call in ``syntax`` of the method ``function`` on an instance of its class,
+    whose names there are ``classes`` (imports of it) and ``instances`` (imports of instances
+    its module makes), what it gives each parameter but the first (``self``): made and called
+    at once (``LLM().chat(messages)``), or through a name of a function (or the module), or an
+    attribute of ``self``, bound to instances only (``self.llm = LLM()``, then
+    ``self.llm.chat(messages)``). Any other use of the class (a subclass, a value passed on) or
+    of an instance (passed, returned, kept elsewhere) gives each parameter ``UNSEEN``: the
+    method may be called where the tool does not look."""
+    parameters, positional = parameters_of(function)
+    parameters, positional = parameters[1:], positional[1:]
+    name = function.name  # type: ignore[attr-defined]
+    parents = _parents(syntax)
+    unseen = {parameter: UNSEEN for parameter in parameters}
+    holders: Set[Tuple[int, str]] = set()  # (scope, name) and (class, attribute of self) holding instances
+    reads: List[ast.expr] = []  # where an instance is read
+    for node in ast.walk(syntax):
+        if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)) or _in_annotation(node, parents):
             continue
-        given: Dict[str, ast.expr] = dict(zip(positional, call.args))
-        given.update({keyword.arg: keyword.value for keyword in call.keywords if keyword.arg is not None})
-        described = _Describer(_scope(call, parents), functions)
-        yield {
-            parameter: described.argument(given[parameter], call, parents) if parameter in given else DEFAULT if parameter in defaults else UNSEEN
-            for parameter in parameters
-        }
+        if node.id in instances:
+            reads.append(node)
+            continue
+        if node.id not in classes:
+            continue
+        made = parents.get(node)
+        if not (isinstance(made, ast.Call) and made.func is node):
+            yield unseen  # subclassed, or handed on
+            continue
+        holder = _holder(made, parents)
+        if holder is None:
+            reads.append(made)
+        else:
+            holders.add(holder)
+    for scope, held in holders:
+        found = _reads_of_holder(syntax, scope, held, classes, parents)
+        if found is None:
+            yield unseen  # the name or attribute also holds other values
+        else:
+            reads.extend(found)
+    for read in reads:
+        method = parents.get(read)
+        call = parents.get(method)
+        if isinstance(method, ast.Attribute) and method.value is read and method.attr == name:
+            yield _given_by(call, function, parameters, positional, syntax, parents) if isinstance(call, ast.Call) and call.func is method else unseen
+        elif not isinstance(method, ast.Attribute) or method.value is not read:
+            yield unseen  # the instance itself goes elsewhere
+        # else another attribute of the instance: its own methods' calls are its module's to see
+
+
+def _holder(made: ast.Call, parents: Dict[ast.AST, ast.AST]) -> Optional[Tuple[int, str]]:
+    """Where an assignment keeps the instance ``made``: (the id of the function or module, the
+    name) for ``llm = LLM()``, (the id of the class, the attribute) for ``self.llm = LLM()``."""
+    assign = parents.get(made)
+    if not (isinstance(assign, (ast.Assign, ast.AnnAssign)) and assign.value is made):
+        return None
+    targets = assign.targets if isinstance(assign, ast.Assign) else [assign.target]
+    if len(targets) != 1:
+        return None
+    target = targets[0]
+    if isinstance(target, ast.Name):
+        return id(_scope(target, parents)), target.id
+    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+        owner = parents.get(_scope(target, parents))
+        return (id(owner), target.attr) if isinstance(owner, ast.ClassDef) else None
+    return None
+
+
+def _reads_of_holder(syntax: ast.Module, scope: int, held: str, classes: Set[str], parents: Dict[ast.AST, ast.AST]) -> Optional[List[ast.expr]]:
+    """The reads of the name (or the attribute of ``self``) ``held`` in ``scope``; None when
+    something there binds it to anything but an instance of one of ``classes``."""
+    reads = []
+    for node in ast.walk(syntax):
+        if isinstance(node, (ast.Global, ast.Nonlocal)) and held in node.names:
+            return None
+        if isinstance(node, ast.Name) and node.id == held and _reads_scope(node, scope, parents):
+            found = node
+        elif isinstance(node, ast.Attribute) and node.attr == held and isinstance(node.value, ast.Name) and node.value.id == "self":
+            method = _scope(node, parents)
+            if id(parents.get(method)) != scope:
+                continue
+            found = node
+        else:
+            continue
+        if isinstance(found.ctx, ast.Load):
+            reads.append(found)
+            continue
+        assign = parents.get(found)
+        value = assign.value if isinstance(assign, (ast.Assign, ast.AnnAssign)) else None
+        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in classes):
+            return None
+    return reads
+
+
+def _reads_scope(name: ast.Name, scope: int, parents: Dict[ast.AST, ast.AST]) -> bool:
+    """Is ``name`` the name of the function (or module) ``scope``: in it, or, for a module's,
+    in a function that binds no name of its own so?"""
+    own = _scope(name, parents)
+    if id(own) == scope:
+        return True
+    if not isinstance(scope_node := _module_of(name, parents), ast.Module) or id(scope_node) != scope:
+        return False
+    while not isinstance(own, ast.Module):
+        arguments = getattr(own, "args", None)
+        bound = {arg.arg for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg) if arg is not None} if arguments else set()
+        if name.id in bound or any(isinstance(node, ast.Name) and node.id == name.id and not isinstance(node.ctx, ast.Load) for node in _own_nodes(own)):
+            return False
+        own = _scope(own, parents)
+    return True
+
+
+def _module_of(node: ast.AST, parents: Dict[ast.AST, ast.AST]) -> ast.AST:
+    while node in parents:
+        node = parents[node]
+    return node
+
+
+def _in_annotation(node: ast.AST, parents: Dict[ast.AST, ast.AST]) -> bool:
+    """Is ``node`` part of an annotation (``llm: LLM``, ``-> LLM``), which makes nothing?"""
+    child, parent = node, parents.get(node)
+    while parent is not None and not isinstance(parent, (ast.stmt, ast.arg)):
+        child, parent = parent, parents.get(parent)
+    if isinstance(parent, ast.arg):
+        return parent.annotation is child
+    if isinstance(parent, ast.AnnAssign):
+        return parent.annotation is child
+    return isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)) and parent.returns is child
+
+
+def _given_by(
+    call: ast.Call, function: ast.AST, parameters: List[str], positional: List[str], syntax: ast.Module, parents: Dict[ast.AST, ast.AST]
+) -> Dict[str, object]:
+    """What ``call`` gives each of ``parameters`` of ``function`` (``positional`` in order)."""
+    if any(isinstance(arg, ast.Starred) for arg in call.args) or any(keyword.arg is None for keyword in call.keywords):
+        return {parameter: UNSEEN for parameter in parameters}
+    defaults = _with_defaults(function)
+    functions = {node.name: node for node in syntax.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    given: Dict[str, ast.expr] = dict(zip(positional, call.args))
+    given.update({keyword.arg: keyword.value for keyword in call.keywords if keyword.arg is not None})
+    described = _Describer(_scope(call, parents), functions)
+    return {
+        parameter: described.argument(given[parameter], call, parents) if parameter in given else DEFAULT if parameter in defaults else UNSEEN
+        for parameter in parameters
+    }
 
 
 def described(value: ast.expr, syntax: ast.Module) -> object:

@@ -305,7 +305,7 @@ class Project:
             chat_calls_kept=tuple(place for path, places in calls if not self._migrates_every_call(path) for place in places),
             readers=tuple(self._readers(tree, module, returned)),
             results=self.imported_results(path) if results is None else results,
-            passed=tuple(tree.values_passed(module, syntax, [name for name in exported if importers.get(name)])),
+            passed=tuple(tree.values_passed(module, syntax, [name for name in exported if importers.get(name) or "." in name])),
             handled=tuple(
                 (name, handlers) for name in exported if importers.get(name) and (handlers := tree.handled_by_importers(module, name))
             ),
@@ -690,6 +690,9 @@ class _Tree:
         parameter ``UNSEEN``."""
         functions = {node.name: node for node in (syntax.body if syntax is not None else ()) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
         for name in names:
+            if "." in name:
+                yield from self._values_passed_to_method(target, syntax, name)
+                continue
             function = functions.get(name)
             if function is None:
                 continue
@@ -704,6 +707,39 @@ class _Tree:
                 found.extend(passed_values.calls_giving(importer_syntax, bound, function))
             for parameter, values in passed_values.merged(found, parameters):
                 yield name, parameter, values
+
+    def _values_passed_to_method(self, target: _Module, syntax: Optional[ast.Module], name: str) -> Iterator[Tuple[str, str, Tuple[object, ...]]]:
+        """``values_passed`` for the method ``Class.method`` of a top-level class of ``target``:
+        what the calls of other modules give it on instances of the class, made from its
+        imports or imported from ``target`` (``bot = Bot()`` there)."""
+        owner, method = name.split(".")
+        cls = next((node for node in (syntax.body if syntax is not None else ()) if isinstance(node, ast.ClassDef) and node.name == owner), None)
+        function = next((node for node in cls.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == method), None) if cls else None
+        if function is None:
+            return
+        instances = [
+            bound for node in syntax.body if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)  # type: ignore[union-attr]
+            and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name) and node.value.func.id == owner
+            for bound in [node.targets[0].id]
+        ]
+        parameters = passed_values.parameters_of(function)[0][1:]
+        found: List[Dict[str, object]] = []
+        importers = {importer.path: importer for each in (owner, *instances) for importer, _ in self.importing(target, each)}
+        for importer in importers.values():
+            importer_syntax = self.syntax(importer.path)
+            if importer_syntax is None:
+                found.append({parameter: passed_values.UNSEEN for parameter in parameters})
+                continue
+            classes, made = (
+                {each for imported in names for each in self._aliases(importer, target, imported) | {imported} if _import_binding(importer_syntax, each)}
+                for names in ([owner], instances)
+            )
+            if not classes and not made:  # the whole module imported, or at run time
+                found.append({parameter: passed_values.UNSEEN for parameter in parameters})
+                continue
+            found.extend(passed_values.method_calls_giving(importer_syntax, classes, made, function))
+        for parameter, values in passed_values.merged(found, parameters):
+            yield name, parameter, values
 
     def handled_by_importers(self, target: _Module, name: str) -> Tuple[Tuple[str, str], ...]:
         """The exceptions the ``except`` clauses of the modules importing ``name`` from

@@ -711,11 +711,13 @@ def _follow(name: cst.Name, analysis: ModuleAnalysis, _joining: Tuple[cst.Name, 
 
 
 def _given_new_plain_histories(node: cst.CSTNode, analysis: ModuleAnalysis) -> bool:
-    """Is ``node`` a parameter of a top-level function that only other modules call, each call
-    giving it a new list that nothing else there holds, of messages the Responses API takes as
-    they are: a role and a text, a content that is not a container (a tool's result has its
-    call's id too, a legacy function's its name)?"""
-    function = _top_level_function(node, analysis)
+    """Is ``node`` a parameter of a top-level function (or of a method of a top-level class)
+    that only other modules call, each call giving it a new list that nothing else there holds,
+    of messages the Responses API takes as they are: a role and a text, a content that is not a
+    container (a tool's result has its call's id too, a legacy function's its name)?"""
+    if not isinstance(node, cst.Param) or analysis.called_from_other_modules(node) is None:
+        return False
+    function = analysis.nodes.function_of(node)
     if function is None or analysis.flow.callers(function) != []:
         return False
     given = analysis.passed_by_other_modules(node)
@@ -723,20 +725,15 @@ def _given_new_plain_histories(node: cst.CSTNode, analysis: ModuleAnalysis) -> b
 
 
 def _other_modules_calling(name: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[Tuple[str, str]]:
-    """(the function, where other modules import it) when ``name`` reads a parameter of a
-    top-level function of this module that other modules import."""
+    """(the function, or ``Class.method``, and where other modules import it, or its class)
+    when ``name`` reads a parameter of a top-level function of this module, or of a method of
+    a top-level class, that other modules import."""
     for binding in analysis.bindings.value_sources(name) if isinstance(name, cst.Name) else ():
-        function = _top_level_function(binding.node, analysis)
-        where = analysis.project.where_imported(function.name.value) if function is not None else None
+        called = analysis.called_from_other_modules(binding.node) if isinstance(binding.node, cst.Param) else None
+        where = analysis.project.where_imported(called[1]) if called is not None else None
         if where is not None:
-            return function.name.value, where
+            return called[0], where  # type: ignore[index]
     return None
-
-
-def _top_level_function(node: cst.CSTNode, analysis: ModuleAnalysis) -> Optional[cst.FunctionDef]:
-    """The top-level function whose parameter the binding ``node`` is, if it is one."""
-    function = analysis.nodes.function_of(node) if isinstance(node, cst.Param) else None
-    return function if function is not None and analysis.nodes.parents.get(function) is analysis.module else None
 
 
 def _changed_messages_given(name: cst.BaseExpression, analysis: ModuleAnalysis, convert: MessageConverter) -> Optional[str]:
@@ -757,9 +754,9 @@ def _changed_messages_given(name: cst.BaseExpression, analysis: ModuleAnalysis, 
                 return "that a call of this module gives"
         given = analysis.passed_by_other_modules(param)
         if any(isinstance(each, PassedList) and any(isinstance(item, PassedDict) and not _is_plain_message(item) for item in each.items) for each in given):
-            function = analysis.nodes.function_of(param)
-            assert function is not None, "only a top-level function's parameter is given values by other modules"
-            return f"that other modules ({analysis.project.where_imported(function.name.value)}) give"
+            called = analysis.called_from_other_modules(param)
+            assert called is not None, "only a parameter of a function other modules call is given values by them"
+            return f"that other modules ({analysis.project.where_imported(called[1])}) give"
     return None
 
 

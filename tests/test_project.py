@@ -131,6 +131,8 @@ def test_the_project_cases_cover_what_crosses_modules():
         "client_of_a_namespace_package_imported_from_the_folder_above",
         "clients_bound_in_each_branch_of_an_if_in_another_module",
         "attribute_of_self_given_a_client_by_an_imported_getter",
+        "method_of_a_class_other_modules_call_with_plain_messages",
+        "method_of_a_class_other_modules_give_chat_shaped_messages_is_reported",
     } <= names
 
 
@@ -427,6 +429,32 @@ USER = PassedDict((("role", "user"), ("content", EXPRESSION)))
 def test_what_other_modules_give_a_functions_parameter(tmp_path, caller, expected):
     _write(tmp_path, {"agent.py": "def run(messages=None):\n    return messages\n", "main.py": "from agent import run\n\n" + caller})
     assert _facts(tmp_path, "agent.py", exported=["run"]).passed_to("run", "messages") == expected
+
+
+@pytest.mark.parametrize(
+    "caller, expected",
+    [
+        pytest.param("Bot().run(5)\n", (5,), id="made-and-called"),
+        pytest.param("def go():\n    bot = Bot()\n    bot.run(limit=6)\n", (6,), id="name-of-a-function"),
+        pytest.param("bot = Bot()\n\ndef go():\n    bot.run(7)\n", (7,), id="module-name-read-in-a-function"),
+        pytest.param("class App:\n    def __init__(self):\n        self.bot = Bot()\n\n    def go(self):\n        return self.bot.run(8)\n", (8,), id="attribute-of-self"),
+        pytest.param("shared.run(9)\n", (9,), id="instance-the-module-makes"),
+        pytest.param("Bot().run()\n", (DEFAULT,), id="left-out"),
+        pytest.param("Bot().other(1)\n", (), id="another-method"),
+        pytest.param("def go(limit: int, bot: Bot):\n    return limit\n", (), id="annotation"),
+        pytest.param("bot = Bot()\nhandle(bot)\n", (UNSEEN,), id="instance-handed-on"),
+        pytest.param("class Mine(Bot):\n    pass\n", (UNSEEN,), id="subclassed"),
+        pytest.param("def go(other):\n    bot = Bot()\n    bot = other\n    bot.run(1)\n", (UNSEEN,), id="name-bound-to-something-else"),
+        pytest.param("bot = Bot()\n\ndef go(q):\n    global bot\n    bot = q\n", (UNSEEN,), id="global"),
+        pytest.param("Bot().run(*[1])\n", (UNSEEN,), id="unpacked"),
+    ],
+)
+def test_what_other_modules_give_a_methods_parameter(tmp_path, caller, expected):
+    _write(tmp_path, {
+        "agent.py": "class Bot:\n    def run(self, limit=3):\n        return limit\n\n\nshared = Bot()\n",
+        "main.py": "from agent import Bot, shared\n\n" + caller,
+    })
+    assert _facts(tmp_path, "agent.py", exported=["Bot.run"]).passed_to("Bot.run", "limit") == expected
 
 
 def test_a_module_importing_the_whole_module_gives_what_the_project_cannot_see(tmp_path):
