@@ -388,6 +388,8 @@ class ValueFlow:
         reads = self.bindings.reads_of(alias_assignment)
         if any(self.bindings.reaching(read) != [alias_assignment] for read in reads):
             return None  # the name also holds other values: the part is read where it is bound
+        if not reads and self.nodes.enclosing(line, (cst.FunctionDef, cst.ClassDef)) is None:
+            return None  # a module's name, which other code may import: the part is read where it is bound
         if nested and not all(self.nodes.runs_before(line, read) for read in reads):
             return None  # a read where the line may not have run: it failed there, unbound
         for read in reads:
