@@ -348,7 +348,7 @@ def _share_with_other_calls(plans: List[SitePlan], sharing: Dict[cst.CSTNode, Li
     where that plan gave no rewrite for it (it was blocked first)."""
     by_call = {plan.site.call: plan for plan in plans}
     for plan in plans:
-        for _, rewrite in plan.use_rewrites:
+        for _, rewrite in plan.use_rewrites + plan.shared_rewrites:
             for call in rewrite.shared_with:
                 owners = sharing[rewrite.target]
                 if call not in by_call:

@@ -505,12 +505,15 @@ def _converted_history(history: _History, shown: str, site: CallSite, convert: M
     for addition in history.additions:
         if addition.node in responses:
             producer, use = responses[addition.node]
-            if producer.call not in history.feeders:
+            # Written into a list literal of this history: the producer migrates with the calls
+            # sending it (they share the rewrite), whether or not it sends the history itself.
+            if producer.call not in history.feeders and not isinstance(addition.context, cst.Element):
                 return _blocked(f"`{shown}` receives the message of a response to a call that does not send `{shown}`")
             unstored = unstored_output(producer)
             if unstored is not None:
                 return unstored
-            rewrites.append(output_rewrite(use, addition.context))
+            rewrite = output_rewrite(use, addition.context)
+            rewrites.append(rewrite if producer.call in history.feeders else replace(rewrite, shared_with=(producer.call,)))
             changed.add(addition.node)
             continue
         converted = convert(addition.node) if dict_entries(addition.node) is not None else None

@@ -88,13 +88,14 @@ call `--store-false` gives `store=False`. A `name` on a tool
 message, which Chat Completions does not define, is dropped.
 """
 
-from typing import Union
+from dataclasses import replace
+from typing import Tuple, Union
 
 import libcst as cst
 
 from migrator.analysis import CallSite
 from migrator.semantic.flow import ResultUse
-from migrator.rules._history import DUMPED_MESSAGE, RESPONSE_MESSAGE, container_of, inline_answer, output_rewrite, sends_list, sent_inline
+from migrator.rules._history import DUMPED_MESSAGE, RESPONSE_MESSAGE, container_of, inline_answer, output_rewrite, sends_list, sent_inline, unstored_output
 from migrator.rules._shown import is_shown
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rule, UseRewrite
@@ -169,8 +170,29 @@ def response_message(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block,
         return inline_answer(use, site, context, consumer)
     if isinstance(history, cst.Attribute) and site.analysis.bindings.self_attribute_accesses(history) is None:
         return Block(f"the message `{use.code}` is added to `{code_of(history)}`, which code other than its class's methods may reach")
+    if isinstance(history, cst.Name) and isinstance(context, cst.Element) and not sends_list(site, history):
+        # ``messages = [question, message, tool result]``, a new list another call sends: the
+        # two calls migrate together, as for a list written in that call (``messages=[...]``).
+        consumers = _calls_sending_only(history, site)
+        if consumers:
+            unstored = unstored_output(site)
+            return unstored if unstored is not None else replace(output_rewrite(use, context), shared_with=tuple(consumers))
     if history is None or not sends_list(site, history):
         return Block(f"the message `{use.code}` is added to a list that this call does not send as its `messages`")
     # The history itself is checked by the ``messages`` hook of this call, which makes the same
     # rewrite: this call migrates only if all the calls sending the history do.
     return output_rewrite(use, context)
+
+
+def _calls_sending_only(target: cst.Name, site: CallSite) -> Tuple[cst.Call, ...]:
+    """The other calls whose ``messages`` is a name holding the list ``target`` is bound to, and
+    nothing else."""
+    analysis = site.analysis
+    assignment = analysis.bindings.assignment_of(target, target.value)
+    found = []
+    for other in analysis.call_sites():
+        sent = other.argument("messages")
+        if other.call is not site.call and sent is not None and isinstance(sent.value, cst.Name):
+            if assignment is not None and analysis.bindings.referents(sent.value) == [assignment]:
+                found.append(other.call)
+    return tuple(found)
