@@ -619,11 +619,17 @@ class ModuleAnalysis:
 
     def _may_hold_a_client(self, receiver: cst.BaseExpression) -> bool:
         """Can the proof find a client at all? Every way it does goes through an import of
-        openai, here or, for a name this module imports, in the module it comes from. Asked
-        first because the proof resolves scopes, which most modules without openai never need."""
+        openai, here or, for a name this module imports or a parameter of a function other
+        modules call, in the module it comes from. Asked first because the proof resolves
+        scopes, which most modules without openai never need."""
         if self.imports_openai:
             return True
-        return chain_root(receiver) in self._names_from_imports
+        root = chain_root(receiver)
+        if root in self._names_from_imports:
+            return True
+        # A parameter, which other modules' calls may give a client they build.
+        function = self.nodes.enclosing(receiver, cst.FunctionDef)
+        return function is not None and any(param.name.value == root for param in function.params.params)
 
     @cached_property
     def _names_from_imports(self) -> Set[str]:

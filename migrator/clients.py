@@ -40,6 +40,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata import Assignment, QualifiedNameSource
 
+from migrator.passed_values import OPENAI_CLIENT as OPENAI_CLIENT_PASSED
 from migrator.project import CLIENT_SUBCLASS_MEMBERS
 from migrator.shapes import is_name
 
@@ -295,9 +296,25 @@ class _ClientProof:
 
     def _passed_by_every_call(self, param: cst.Param, none_allowed: bool) -> Origins:
         """An unannotated parameter of a function (or a class's ``__init__``) that only this
-        module calls, no other module of the project importing it: what every call passes."""
+        module calls, no other module of the project importing it: what every call passes. Or
+        one of a function (or a method) other modules call: a client of OpenAI's own server
+        that each of their calls builds, and what each call of this module passes."""
         passed = self.analysis.passed_by_every_call(param)
-        return None if passed is None else _all(self.origins(value, none_allowed) for value in passed)
+        if passed is not None:
+            return _all(self.origins(value, none_allowed) for value in passed)
+        if not self.kind.from_project or self.analysis.called_from_other_modules(param) is None:
+            return None
+        given = self.analysis.passed_by_other_modules(param)
+        if not given or any(each != OPENAI_CLIENT_PASSED for each in given):
+            return None
+        function = self.analysis.nodes.function_of(param)
+        callers = self.analysis.flow.callers(function) if function is not None else None
+        if callers is None:
+            return None
+        here = [self.analysis.flow.passed(function, call, param) for call in callers]
+        if any(value is None for value in here):
+            return None
+        return _all([[param], *(self.origins(value, none_allowed) for value in here)])  # type: ignore[arg-type]
 
     def _call(self, call: cst.Call, none_allowed: bool, awaited: bool) -> Origins:
         func = call.func

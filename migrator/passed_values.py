@@ -13,11 +13,13 @@ has no answer.
 from __future__ import annotations
 
 import ast
-from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 from migrator.model import PassedDict, PassedList, PassedOther
 
 EXPRESSION = PassedOther("expression")
+# A client of OpenAI's own server, built where it is passed (``OpenAI()``, a name bound only to that).
+OPENAI_CLIENT = PassedOther("openai client")
 CONTAINER = PassedOther("container")
 DEFAULT = PassedOther("default")  # the call leaves the parameter out: its default holds
 UNSEEN = PassedOther("unseen")
@@ -46,22 +48,36 @@ def _with_defaults(function: ast.AST) -> Set[str]:
     return {arg.arg for arg in (*given, *keyword)}
 
 
-def calls_giving(syntax: ast.Module, bound: Set[str], function: ast.AST) -> Iterator[Dict[str, object]]:
-    """For each use in ``syntax`` of the names ``bound`` (which import ``function``), what it
-    gives each parameter of ``function``."""
+# Does a call build a client of OpenAI's own server (as the calling module says)?
+ClientTest = Callable[[ast.Call], bool]
+
+
+def calls_giving(syntax: ast.Module, bound: Set[str], function: ast.AST, builds_client: ClientTest = lambda call: False) -> Iterator[Dict[str, object]]:
+    """For each use in ``syntax`` of the names ``bound`` (which import ``function``: ``run``,
+    or ``helpers.run`` after ``import helpers``), what it gives each parameter of ``function``."""
     parameters, positional = parameters_of(function)
     parents = _parents(syntax)
     for node in ast.walk(syntax):
-        if not (isinstance(node, ast.Name) and node.id in bound and isinstance(node.ctx, ast.Load)):
+        if not (isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load) and _spelled(node) in bound):
             continue
         call = parents.get(node)
         if not (isinstance(call, ast.Call) and call.func is node):
             yield {parameter: UNSEEN for parameter in parameters}
             continue
-        yield _given_by(call, function, parameters, positional, syntax, parents)
+        yield _given_by(call, function, parameters, positional, syntax, parents, builds_client)
 
 
-def method_calls_giving(syntax: ast.Module, classes: Set[str], instances: Set[str], function: ast.AST) -> Iterator[Dict[str, object]]:
+def _spelled(node: ast.expr) -> Optional[str]:
+    """``helpers.run`` for that attribute of a name; the name for a name."""
+    if isinstance(node, ast.Name):
+        return node.id
+    owner = _spelled(node.value) if isinstance(node, ast.Attribute) else None
+    return f"{owner}.{node.attr}" if owner is not None else None  # type: ignore[attr-defined]
+
+
+def method_calls_giving(
+    syntax: ast.Module, classes: Set[str], instances: Set[str], function: ast.AST, builds_client: ClientTest = lambda call: False
+) -> Iterator[Dict[str, object]]:
     """For each call in ``syntax`` of the method ``function`` on an instance of its class,
     whose names there are ``classes`` (imports of it) and ``instances`` (imports of instances
     its module makes), what it gives each parameter but the first (``self``): made and called
@@ -104,7 +120,7 @@ def method_calls_giving(syntax: ast.Module, classes: Set[str], instances: Set[st
         method = parents.get(read)
         call = parents.get(method)
         if isinstance(method, ast.Attribute) and method.value is read and method.attr == name:
-            yield _given_by(call, function, parameters, positional, syntax, parents) if isinstance(call, ast.Call) and call.func is method else unseen
+            yield _given_by(call, function, parameters, positional, syntax, parents, builds_client) if isinstance(call, ast.Call) and call.func is method else unseen
         elif not isinstance(method, ast.Attribute) or method.value is not read:
             yield unseen  # the instance itself goes elsewhere
         # else another attribute of the instance: its own methods' calls are its module's to see
@@ -190,7 +206,8 @@ def _in_annotation(node: ast.AST, parents: Dict[ast.AST, ast.AST]) -> bool:
 
 
 def _given_by(
-    call: ast.Call, function: ast.AST, parameters: List[str], positional: List[str], syntax: ast.Module, parents: Dict[ast.AST, ast.AST]
+    call: ast.Call, function: ast.AST, parameters: List[str], positional: List[str], syntax: ast.Module, parents: Dict[ast.AST, ast.AST],
+    builds_client: ClientTest,
 ) -> Dict[str, object]:
     """What ``call`` gives each of ``parameters`` of ``function`` (``positional`` in order)."""
     if any(isinstance(arg, ast.Starred) for arg in call.args) or any(keyword.arg is None for keyword in call.keywords):
@@ -199,7 +216,7 @@ def _given_by(
     functions = {node.name: node for node in syntax.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
     given: Dict[str, ast.expr] = dict(zip(positional, call.args))
     given.update({keyword.arg: keyword.value for keyword in call.keywords if keyword.arg is not None})
-    described = _Describer(_scope(call, parents), functions)
+    described = _Describer(_scope(call, parents), functions, builds_client, syntax)
     return {
         parameter: described.argument(given[parameter], call, parents) if parameter in given else DEFAULT if parameter in defaults else UNSEEN
         for parameter in parameters
@@ -216,9 +233,11 @@ class _Describer:
     """Describes values read in ``scope`` (a function of the calling module, or the module),
     whose top-level functions are ``functions``."""
 
-    def __init__(self, scope: ast.AST, functions: Dict[str, ast.AST]) -> None:
+    def __init__(self, scope: ast.AST, functions: Dict[str, ast.AST], builds_client: ClientTest = lambda call: False, module: Optional[ast.AST] = None) -> None:
         self.scope = scope
         self.functions = functions
+        self.builds_client = builds_client
+        self.module = module if module is not None else scope
 
     def argument(self, value: ast.expr, call: ast.Call, parents: Dict[ast.AST, ast.AST]) -> object:
         if isinstance(value, ast.Name):
@@ -235,7 +254,28 @@ class _Describer:
             return PassedList(tuple(self.value(element) for element in value.elts))
         if isinstance(value, ast.Dict) and all(isinstance(key, ast.Constant) and isinstance(key.value, str) for key in value.keys):
             return PassedDict(tuple((key.value, self.value(item)) for key, item in zip(value.keys, value.values)))  # type: ignore[union-attr]
+        if self.is_client(value):
+            return OPENAI_CLIENT
         return CONTAINER if self.may_be_container(value) else EXPRESSION
+
+    def is_client(self, value: ast.expr) -> bool:
+        """A client of OpenAI's own server: built here, or a name of the calling function (or,
+        where it binds none, of the module) bound only to such clients, not a parameter's."""
+        if isinstance(value, ast.Call):
+            return self.builds_client(value)
+        if not isinstance(value, ast.Name):
+            return False
+        for scope in (self.scope, self.module) if self.scope is not self.module else (self.module,):
+            if any(isinstance(node, (ast.Global, ast.Nonlocal)) and value.id in node.names for node in ast.walk(self.module)):
+                return False
+            if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and value.id in parameters_of(scope)[0]:
+                return False
+            bound = [node for node in _own_nodes(scope) if isinstance(node, ast.Name) and node.id == value.id and not isinstance(node.ctx, ast.Load)]
+            if not bound:
+                continue  # not this function's name: the module's
+            values = list(_values_bound(value.id, scope))
+            return len(values) == len(bound) and all(isinstance(each, ast.Call) and self.builds_client(each) for each in values)
+        return False
 
     def may_be_container(self, value: ast.expr) -> bool:
         """A container literal, a name the calling function (or module) binds to one or declares

@@ -701,12 +701,30 @@ class _Tree:
             for importer, _ in self.importing(target, name):
                 importer_syntax = self.syntax(importer.path)
                 bound = {each for each in self._aliases(importer, target, name) | {name} if importer_syntax is not None and _import_binding(importer_syntax, each)}
+                # Through the whole module (``import helpers``, then ``helpers.summarize(...)``),
+                # unless it is used as a value, which may call the function anywhere.
+                whole = [each for statement in self.imports(importer.path).statements for each in self._bound_whole(importer, statement, target)]
+                if whole and not self._used_as_a_value(importer, whole):
+                    bound |= {f"{each}.{name}" for each in whole}
                 if importer_syntax is None or not bound:
                     found.append({parameter: passed_values.UNSEEN for parameter in parameters})
                     continue
-                found.extend(passed_values.calls_giving(importer_syntax, bound, function))
+                found.extend(passed_values.calls_giving(importer_syntax, bound, function, self._builds_openai_client(importer, importer_syntax)))
             for parameter, values in passed_values.merged(found, parameters):
                 yield name, parameter, values
+
+    def _builds_openai_client(self, module: _Module, syntax: ast.Module) -> passed_values.ClientTest:
+        """Does a call of ``module`` build a client of OpenAI's own server (not Azure's, no
+        ``base_url`` or ``OPENAI_BASE_URL`` it may read)?"""
+        classes = _client_class_names(syntax)
+
+        def builds(call: ast.Call) -> bool:
+            if not classes:
+                return False
+            made = _server_of_construction(call, classes, self._spells_base_url_variable(module))
+            return made is not None and made[1] is None and made[0] not in AZURE_CLIENTS
+
+        return builds
 
     def _values_passed_to_method(self, target: _Module, syntax: Optional[ast.Module], name: str) -> Iterator[Tuple[str, str, Tuple[object, ...]]]:
         """``values_passed`` for the method ``Class.method`` of a top-level class of ``target``:
@@ -737,7 +755,7 @@ class _Tree:
             if not classes and not made:  # the whole module imported, or at run time
                 found.append({parameter: passed_values.UNSEEN for parameter in parameters})
                 continue
-            found.extend(passed_values.method_calls_giving(importer_syntax, classes, made, function))
+            found.extend(passed_values.method_calls_giving(importer_syntax, classes, made, function, self._builds_openai_client(importer, importer_syntax)))
         for parameter, values in passed_values.merged(found, parameters):
             yield name, parameter, values
 

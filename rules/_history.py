@@ -31,7 +31,7 @@ from libcst.metadata import BaseAssignment
 
 from migrator.analysis import CallSite, ModuleAnalysis
 from migrator.model import PassedDict, PassedList
-from migrator.passed_values import EXPRESSION
+from migrator.passed_values import DEFAULT, EXPRESSION
 from migrator.semantic.flow import CALL, ResultUse
 from migrator.semantic.nodes import Nodes
 from migrator.rules._built_lists import built_list, held_list
@@ -42,6 +42,8 @@ from migrator.shapes import code_of, dict_entries, is_constant, is_name, lifted,
 RULE = "tool_results"  # the rule the findings about histories belong to
 TOOL_PARAMETERS = ("tools", "functions")
 RESPONSE_MESSAGE = ("choices", 0, "message")
+# How many names bound to joined lists (``a = [SYSTEM] + b``, ``b = history + [...]``) are followed.
+MAX_JOIN_DEPTH = 4
 DUMPED_MESSAGE = (*RESPONSE_MESSAGE, "model_dump", CALL)
 # A Chat tool result's keys -> a function_call_output item's. Chat defines no ``name`` on a tool
 # message; code that sends one anyway (old examples did) had it ignored, so it is dropped.
@@ -362,8 +364,15 @@ def followed_history(name: Union[cst.Name, cst.Attribute], site: CallSite, conve
         given = _changed_messages_given(name, analysis, convert)
         if given is not None:
             return _blocked(
-                f"`{shown}` is a parameter {given} lists holding messages the Responses API takes in another shape"
-                " (tool calls or results, content parts), which the tool converts only in a list it sees whole"
+                f"{_parameter_shown(given[0], shown)} is a parameter {given[1]} lists holding messages the Responses API takes"
+                " in another shape (tool calls or results, content parts), which the tool converts only in a list it sees whole"
+            )
+        unseen = _unseen_lists_given(name, analysis)
+        if unseen is not None:
+            return _blocked(
+                f"{_parameter_shown(unseen[0], shown)} is a parameter that other modules ({unseen[1]}) give lists the tool"
+                " cannot see into (no list literal there), which may hold messages the Responses API takes in another shape"
+                " (tool calls or results, content parts)"
             )
         changed = changed_message_added(name, analysis, convert)
         if changed is not None:
@@ -739,27 +748,64 @@ def _other_modules_calling(name: cst.BaseExpression, analysis: ModuleAnalysis) -
     return None
 
 
-def _changed_messages_given(name: cst.BaseExpression, analysis: ModuleAnalysis, convert: MessageConverter) -> Optional[str]:
+def _parameters_sent(name: cst.BaseExpression, analysis: ModuleAnalysis, depth: int = 0) -> List[cst.Param]:
+    """The parameters whose lists ``name`` sends: read through it, or joined into the lists it
+    is bound to (``with_system = [SYSTEM] + messages``)."""
+    found: List[cst.Param] = []
+    for binding in analysis.bindings.value_sources(name) if isinstance(name, cst.Name) and depth <= MAX_JOIN_DEPTH else ():
+        if isinstance(binding.node, cst.Param):
+            found.append(binding.node)
+            continue
+        value = _bound_value(binding.node, analysis)
+        operands = _joined_operands(value) if value is not None and _is_join(value) else []
+        found += [param for operand in operands for param in _parameters_sent(operand, analysis, depth + 1)]
+    return found
+
+
+def _joined_operands(value: cst.BaseExpression) -> List[cst.BaseExpression]:
+    if _is_join(value):
+        return [*_joined_operands(value.left), *_joined_operands(value.right)]  # type: ignore[attr-defined]
+    return [value]
+
+
+def _parameter_shown(param: cst.Param, shown: str) -> str:
+    """``messages``, or ``messages`` (joined into ``with_system``) when the call sends a join of it."""
+    return f"`{param.name.value}`" + (f" (joined into `{shown}`)" if param.name.value != shown else "")
+
+
+def _unseen_lists_given(name: cst.BaseExpression, analysis: ModuleAnalysis) -> Optional[Tuple[cst.Param, str]]:
+    """Where other modules import the function whose parameter ``name`` reads, when one of
+    their calls gives it what the project describes as no list literal (a name bound to what
+    the tool cannot read there, ``st.session_state["messages"]``): the messages this module's
+    call sends are then not seen anywhere."""
+    for param in _parameters_sent(name, analysis):
+        called = analysis.called_from_other_modules(param)
+        if called is None:
+            continue
+        given = analysis.passed_by_other_modules(param)
+        if any(not isinstance(each, PassedList) and each != DEFAULT for each in given):
+            return param, analysis.project.where_imported(called[1]) or ""
+    return None
+
+
+def _changed_messages_given(name: cst.BaseExpression, analysis: ModuleAnalysis, convert: MessageConverter) -> Optional[Tuple[cst.Param, str]]:
     """Who gives the parameter ``name`` reads a list holding a message its conversion to
     Responses input changes (a tool call or result, content parts): a call of this module,
     with a list literal, or other modules (where they import its function); None when none does."""
-    for binding in analysis.bindings.value_sources(name) if isinstance(name, cst.Name) else ():
-        param = binding.node
-        if not isinstance(param, cst.Param):
-            continue
+    for param in _parameters_sent(name, analysis):
         for value in analysis.passed_by_every_call(param) or ():
             literals = analysis.bindings.bound_values(value) if isinstance(value, cst.Name) else [value]
             built = built_list(value, analysis)  # ``complete(build(url))``: what ``build`` returns
             literals = [*literals, *built.literals] if built is not None else literals
             if any(isinstance(each, cst.List) and any(_changed_by(convert, e.value) for e in each.elements if isinstance(e, cst.Element)) for each in literals):
-                return "that a call of this module gives"
-            if isinstance(value, cst.Name) and changed_message_added(value, analysis, convert) is not None:
-                return "that a call of this module gives"
+                return param, "that a call of this module gives"
+            if isinstance(value, (cst.Name, cst.Subscript, cst.Attribute)) and changed_message_added(value, analysis, convert) is not None:
+                return param, "that a call of this module gives"
         given = analysis.passed_by_other_modules(param)
         if any(isinstance(each, PassedList) and any(isinstance(item, PassedDict) and not _is_plain_message(item) for item in each.items) for each in given):
             called = analysis.called_from_other_modules(param)
             assert called is not None, "only a parameter of a function other modules call is given values by them"
-            return f"that other modules ({analysis.project.where_imported(called[1])}) give"
+            return param, f"that other modules ({analysis.project.where_imported(called[1])}) give"
     return None
 
 

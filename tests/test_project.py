@@ -133,6 +133,7 @@ def test_the_project_cases_cover_what_crosses_modules():
         "attribute_of_self_given_a_client_by_an_imported_getter",
         "method_of_a_class_other_modules_call_with_plain_messages",
         "method_of_a_class_other_modules_give_chat_shaped_messages_is_reported",
+        "client_other_modules_pass_to_a_parameter",
     } <= names
 
 
@@ -388,6 +389,7 @@ def test_client_factories_in_another_module(tmp_path):
 
 
 USER = PassedDict((("role", "user"), ("content", EXPRESSION)))
+USER_X = PassedDict((("role", "user"), ("content", "x")))
 
 
 @pytest.mark.parametrize(
@@ -457,9 +459,18 @@ def test_what_other_modules_give_a_methods_parameter(tmp_path, caller, expected)
     assert _facts(tmp_path, "agent.py", exported=["Bot.run"]).passed_to("Bot.run", "limit") == expected
 
 
-def test_a_module_importing_the_whole_module_gives_what_the_project_cannot_see(tmp_path):
-    _write(tmp_path, {"agent.py": "def run(messages):\n    return messages\n", "main.py": "import agent\n\nagent.run([{'role': 'user', 'content': 'x'}])\n"})
-    assert _facts(tmp_path, "agent.py", exported=["run"]).passed_to("run", "messages") == (UNSEEN,)
+@pytest.mark.parametrize(
+    "importer, expected",
+    [
+        pytest.param("import agent\n\nagent.run([{'role': 'user', 'content': 'x'}])\n", (PassedList((USER_X,)),), id="called-through-it"),
+        pytest.param("import agent as a\n\na.run([{'role': 'user', 'content': 'x'}])\n", (PassedList((USER_X,)),), id="renamed"),
+        pytest.param("import agent\n\nBACKENDS = {'agent': agent}\nagent.run([{'role': 'user', 'content': 'x'}])\n", (UNSEEN,), id="used-as-a-value"),
+        pytest.param("import agent\n\nrun = agent.run\nrun([])\n", (UNSEEN,), id="function-read-as-a-value"),
+    ],
+)
+def test_a_module_importing_the_whole_module_gives_what_its_calls_through_it_pass(tmp_path, importer, expected):
+    _write(tmp_path, {"agent.py": "def run(messages):\n    return messages\n", "main.py": importer})
+    assert _facts(tmp_path, "agent.py", exported=["run"]).passed_to("run", "messages") == expected
 
 
 def test_the_project_is_found_up_from_the_file_or_from_its_packages(tmp_path):
