@@ -245,7 +245,32 @@ class _Describer:
             if found is not None:
                 items, fresh = found
                 return PassedList(tuple(self.value(item) for item in items), shared=not fresh)
-        return self.value(value)
+            bound = list(_values_bound(value.id, self.scope)) if not isinstance(self.scope, ast.Module) else []
+            returned = self.returned_list(bound[0]) if len(bound) == 1 else None
+            if returned is not None:  # ``prompt = build_prompt(text)``, then ``ask(prompt)``
+                return returned
+        returned = self.returned_list(value)
+        return returned if returned is not None else self.value(value)
+
+    def returned_list(self, value: ast.expr) -> Optional[PassedList]:
+        """What a call of a top-level function of the module gives, when each of its ``return``s
+        gives a list literal, or a new list it builds for each call (``messages = [...]``,
+        appended to, returned)."""
+        function = self.functions.get(value.func.id) if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) else None
+        returns = [node for node in _own_nodes(function) if isinstance(node, ast.Return)] if function is not None else []
+        if not returns or any(node.value is None for node in returns):
+            return None
+        items: List[object] = []
+        for node in returns:
+            if isinstance(node.value, ast.List) and not any(isinstance(element, ast.Starred) for element in node.value.elts):
+                items += [self.value(element) for element in node.value.elts]
+                continue
+            found = _list_items(node.value, node.value, function, _parents(function)) if isinstance(node.value, ast.Name) else None
+            if found is None or not found[1]:
+                return None  # not a list of its own, new for each call
+            inside = _Describer(function, self.functions, self.builds_client, self.module)
+            items += [inside.value(item) for item in found[0]]
+        return PassedList(tuple(items))
 
     def value(self, value: ast.expr) -> object:
         if isinstance(value, ast.Constant):
@@ -399,7 +424,7 @@ def _own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
             pending.extend(ast.iter_child_nodes(node))
 
 
-def _parents(syntax: ast.Module) -> Dict[ast.AST, ast.AST]:
+def _parents(syntax: ast.AST) -> Dict[ast.AST, ast.AST]:
     parents: Dict[ast.AST, ast.AST] = {}
     for node in ast.walk(syntax):
         for child in ast.iter_child_nodes(node):

@@ -423,6 +423,14 @@ USER_X = PassedDict((("role", "user"), ("content", "x")))
             (PassedList((PassedDict((("role", "user"), ("content", CONTAINER))),)),),
             id="content-a-function-returns",
         ),
+        pytest.param(
+            "def build(q):\n    m = [{'role': 'system', 'content': 'Be brief.'}]\n    m.append({'role': 'user', 'content': q})\n    return m\n\n"
+            "def ask(q):\n    prompt = build(q)\n    return run(prompt)\n",
+            (PassedList((PassedDict((("role", "system"), ("content", "Be brief."))), USER)),),
+            id="list-a-function-of-the-module-builds",
+        ),
+        pytest.param("def build(q):\n    return [{'role': 'user', 'content': q}]\n\ndef ask(q):\n    return run(build(q))\n", (PassedList((USER,)),), id="list-a-function-returns"),
+        pytest.param("KEPT = []\n\ndef build(q):\n    return KEPT\n\ndef ask(q):\n    return run(build(q))\n", (EXPRESSION,), id="list-a-function-keeps"),
         pytest.param("HANDLERS = [run]\n", (UNSEEN,), id="read-as-a-value"),
         pytest.param("def ask(kw):\n    return run(**kw)\n", (UNSEEN,), id="unpacked"),
         pytest.param("def ask():\n    return run()\n", (DEFAULT,), id="left-out"),
