@@ -91,7 +91,7 @@ def method_calls_giving(
     name = function.name  # type: ignore[attr-defined]
     parents = _parents(syntax)
     unseen = {parameter: UNSEEN for parameter in parameters}
-    holders: Set[Tuple[int, str]] = set()  # (scope, name) and (class, attribute of self) holding instances
+    holders: Set[Tuple[ast.AST, str]] = set()  # (scope, name) and (class, attribute of self) holding instances
     reads: List[ast.expr] = []  # where an instance is read
     for node in ast.walk(syntax):
         if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)) or _in_annotation(node, parents):
@@ -126,9 +126,9 @@ def method_calls_giving(
         # else another attribute of the instance: its own methods' calls are its module's to see
 
 
-def _holder(made: ast.Call, parents: Dict[ast.AST, ast.AST]) -> Optional[Tuple[int, str]]:
-    """Where an assignment keeps the instance ``made``: (the id of the function or module, the
-    name) for ``llm = LLM()``, (the id of the class, the attribute) for ``self.llm = LLM()``."""
+def _holder(made: ast.Call, parents: Dict[ast.AST, ast.AST]) -> Optional[Tuple[ast.AST, str]]:
+    """Where an assignment keeps the instance ``made``: (the function or module, the name) for
+    ``llm = LLM()``, (the class, the attribute) for ``self.llm = LLM()``."""
     assign = parents.get(made)
     if not (isinstance(assign, (ast.Assign, ast.AnnAssign)) and assign.value is made):
         return None
@@ -137,14 +137,14 @@ def _holder(made: ast.Call, parents: Dict[ast.AST, ast.AST]) -> Optional[Tuple[i
         return None
     target = targets[0]
     if isinstance(target, ast.Name):
-        return id(_scope(target, parents)), target.id
+        return _scope(target, parents), target.id
     if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
         owner = parents.get(_scope(target, parents))
-        return (id(owner), target.attr) if isinstance(owner, ast.ClassDef) else None
+        return (owner, target.attr) if isinstance(owner, ast.ClassDef) else None
     return None
 
 
-def _reads_of_holder(syntax: ast.Module, scope: int, held: str, classes: Set[str], parents: Dict[ast.AST, ast.AST]) -> Optional[List[ast.expr]]:
+def _reads_of_holder(syntax: ast.Module, scope: ast.AST, held: str, classes: Set[str], parents: Dict[ast.AST, ast.AST]) -> Optional[List[ast.expr]]:
     """The reads of the name (or the attribute of ``self``) ``held`` in ``scope``; None when
     something there binds it to anything but an instance of one of ``classes``."""
     reads = []
@@ -154,8 +154,7 @@ def _reads_of_holder(syntax: ast.Module, scope: int, held: str, classes: Set[str
         if isinstance(node, ast.Name) and node.id == held and _reads_scope(node, scope, parents):
             found = node
         elif isinstance(node, ast.Attribute) and node.attr == held and isinstance(node.value, ast.Name) and node.value.id == "self":
-            method = _scope(node, parents)
-            if id(parents.get(method)) != scope:
+            if parents.get(_scope(node, parents)) is not scope:
                 continue
             found = node
         else:
@@ -170,27 +169,26 @@ def _reads_of_holder(syntax: ast.Module, scope: int, held: str, classes: Set[str
     return reads
 
 
-def _reads_scope(name: ast.Name, scope: int, parents: Dict[ast.AST, ast.AST]) -> bool:
+def _reads_scope(name: ast.Name, scope: ast.AST, parents: Dict[ast.AST, ast.AST]) -> bool:
     """Is ``name`` the name of the function (or module) ``scope``: in it, or, for a module's,
-    in a function that binds no name of its own so?"""
+    in functions none of which binds a name of its own so?"""
     own = _scope(name, parents)
-    if id(own) == scope:
+    if own is scope:
         return True
-    if not isinstance(scope_node := _module_of(name, parents), ast.Module) or id(scope_node) != scope:
+    if not isinstance(scope, ast.Module):
         return False
     while not isinstance(own, ast.Module):
-        arguments = getattr(own, "args", None)
-        bound = {arg.arg for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg) if arg is not None} if arguments else set()
-        if name.id in bound or any(isinstance(node, ast.Name) and node.id == name.id and not isinstance(node.ctx, ast.Load) for node in _own_nodes(own)):
+        if _binds_itself(own, name.id):
             return False
         own = _scope(own, parents)
     return True
 
 
-def _module_of(node: ast.AST, parents: Dict[ast.AST, ast.AST]) -> ast.AST:
-    while node in parents:
-        node = parents[node]
-    return node
+def _binds_itself(function: ast.AST, name: str) -> bool:
+    """Does the function bind ``name`` of its own: a parameter, or a name it assigns?"""
+    if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and name in parameters_of(function)[0]:
+        return True
+    return any(isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load) for node in _own_nodes(function))
 
 
 def _in_annotation(node: ast.AST, parents: Dict[ast.AST, ast.AST]) -> bool:
@@ -245,14 +243,21 @@ class _Describer:
             if found is not None:
                 items, fresh = found
                 return PassedList(tuple(self.value(item) for item in items), shared=not fresh)
-            bound = list(_values_bound(value.id, self.scope)) if not isinstance(self.scope, ast.Module) else []
-            returned = self.returned_list(bound[0]) if len(bound) == 1 else None
+            returned = self.returned_list(self._only_value(value)) if not isinstance(self.scope, ast.Module) else None
             if returned is not None:  # ``prompt = build_prompt(text)``, then ``ask(prompt)``
                 return returned
         returned = self.returned_list(value)
         return returned if returned is not None else self.value(value)
 
-    def returned_list(self, value: ast.expr) -> Optional[PassedList]:
+    def _only_value(self, name: ast.Name) -> Optional[ast.expr]:
+        """What ``name`` is bound to, when the calling function binds it once and reads it only
+        as this argument (nothing is added to the list on the way)."""
+        stores = [node for node in _own_nodes(self.scope) if isinstance(node, ast.Name) and node.id == name.id and not isinstance(node.ctx, ast.Load)]
+        loads = [node for node in _own_nodes(self.scope) if isinstance(node, ast.Name) and node.id == name.id and isinstance(node.ctx, ast.Load)]
+        values = list(_values_bound(name.id, self.scope))
+        return values[0] if len(stores) == len(values) == 1 and loads == [name] else None
+
+    def returned_list(self, value: Optional[ast.expr]) -> Optional[PassedList]:
         """What a call of a top-level function of the module gives, when each of its ``return``s
         gives a list literal, or a new list it builds for each call (``messages = [...]``,
         appended to, returned)."""
@@ -260,15 +265,15 @@ class _Describer:
         returns = [node for node in _own_nodes(function) if isinstance(node, ast.Return)] if function is not None else []
         if not returns or any(node.value is None for node in returns):
             return None
+        inside = _Describer(function, self.functions, self.builds_client, self.module)  # its names are its own
         items: List[object] = []
         for node in returns:
             if isinstance(node.value, ast.List) and not any(isinstance(element, ast.Starred) for element in node.value.elts):
-                items += [self.value(element) for element in node.value.elts]
+                items += [inside.value(element) for element in node.value.elts]
                 continue
             found = _list_items(node.value, node.value, function, _parents(function)) if isinstance(node.value, ast.Name) else None
             if found is None or not found[1]:
                 return None  # not a list of its own, new for each call
-            inside = _Describer(function, self.functions, self.builds_client, self.module)
             items += [inside.value(item) for item in found[0]]
         return PassedList(tuple(items))
 
@@ -285,22 +290,18 @@ class _Describer:
 
     def is_client(self, value: ast.expr) -> bool:
         """A client of OpenAI's own server: built here, or a name of the calling function (or,
-        where it binds none, of the module) bound only to such clients, not a parameter's."""
+        where it binds none of its own, of the module) bound only to such clients, none of them
+        a parameter's, nor rebound through ``global``."""
         if isinstance(value, ast.Call):
             return self.builds_client(value)
-        if not isinstance(value, ast.Name):
+        if not isinstance(value, ast.Name) or any(isinstance(node, (ast.Global, ast.Nonlocal)) and value.id in node.names for node in ast.walk(self.module)):
             return False
-        for scope in (self.scope, self.module) if self.scope is not self.module else (self.module,):
-            if any(isinstance(node, (ast.Global, ast.Nonlocal)) and value.id in node.names for node in ast.walk(self.module)):
-                return False
-            if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and value.id in parameters_of(scope)[0]:
-                return False
-            bound = [node for node in _own_nodes(scope) if isinstance(node, ast.Name) and node.id == value.id and not isinstance(node.ctx, ast.Load)]
-            if not bound:
-                continue  # not this function's name: the module's
-            values = list(_values_bound(value.id, scope))
-            return len(values) == len(bound) and all(isinstance(each, ast.Call) and self.builds_client(each) for each in values)
-        return False
+        scope = self.scope if _binds_itself(self.scope, value.id) else self.module
+        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and value.id in parameters_of(scope)[0]:
+            return False
+        bound = [node for node in _own_nodes(scope) if isinstance(node, ast.Name) and node.id == value.id and not isinstance(node.ctx, ast.Load)]
+        values = list(_values_bound(value.id, scope))
+        return bool(bound) and len(values) == len(bound) and all(isinstance(each, ast.Call) and self.builds_client(each) for each in values)
 
     def may_be_container(self, value: ast.expr) -> bool:
         """A container literal, a name the calling function (or module) binds to one or declares

@@ -430,6 +430,12 @@ USER_X = PassedDict((("role", "user"), ("content", "x")))
             id="list-a-function-of-the-module-builds",
         ),
         pytest.param("def build(q):\n    return [{'role': 'user', 'content': q}]\n\ndef ask(q):\n    return run(build(q))\n", (PassedList((USER,)),), id="list-a-function-returns"),
+        pytest.param(
+            "def build(q):\n    return [{'role': 'user', 'content': q}]\n\n"
+            "def ask(q):\n    prompt = build(q)\n    prompt.append({'role': 'tool', 'tool_call_id': 'c', 'content': 'x'})\n    return run(prompt)\n",
+            (EXPRESSION,),
+            id="list-a-function-returns-added-to-before-the-call",
+        ),
         pytest.param("KEPT = []\n\ndef build(q):\n    return KEPT\n\ndef ask(q):\n    return run(build(q))\n", (EXPRESSION,), id="list-a-function-keeps"),
         pytest.param("HANDLERS = [run]\n", (UNSEEN,), id="read-as-a-value"),
         pytest.param("def ask(kw):\n    return run(**kw)\n", (UNSEEN,), id="unpacked"),
