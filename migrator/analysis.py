@@ -27,7 +27,7 @@ from migrator.semantic.dicts import BuiltDict, KeyWrite, UnseenDict, unpacked_di
 from migrator.semantic.flow import ValueFlow
 from migrator.semantic.imports import Imports
 from migrator.semantic.nodes import Nodes
-from migrator.shapes import STRING_NODES, chain_root, keyword_argument
+from migrator.shapes import STRING_NODES, chain_root, keyword_argument, parameters
 
 if TYPE_CHECKING:
     from migrator.rule import Import
@@ -629,7 +629,7 @@ class ModuleAnalysis:
             return True
         # A parameter, which other modules' calls may give a client they build.
         function = self.nodes.enclosing(receiver, cst.FunctionDef)
-        return function is not None and any(param.name.value == root for param in function.params.params)
+        return function is not None and any(param.name.value == root for param in parameters(function))
 
     @cached_property
     def _names_from_imports(self) -> Set[str]:

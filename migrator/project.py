@@ -700,7 +700,7 @@ class _Tree:
             found: List[Dict[str, object]] = []
             for importer, _ in self.importing(target, name):
                 importer_syntax = self.syntax(importer.path)
-                bound = {each for each in self._aliases(importer, target, name) | {name} if importer_syntax is not None and _import_binding(importer_syntax, each)}
+                bound = self._names_bound(importer, importer_syntax, target, [name]) if importer_syntax is not None else set()
                 # Through the whole module (``import helpers``, then ``helpers.summarize(...)``),
                 # unless it is used as a value, which may call the function anywhere.
                 whole = [each for statement in self.imports(importer.path).statements for each in self._bound_whole(importer, statement, target)]
@@ -748,10 +748,7 @@ class _Tree:
             if importer_syntax is None:
                 found.append({parameter: passed_values.UNSEEN for parameter in parameters})
                 continue
-            classes, made = (
-                {each for imported in names for each in self._aliases(importer, target, imported) | {imported} if _import_binding(importer_syntax, each)}
-                for names in ([owner], instances)
-            )
+            classes, made = (self._names_bound(importer, importer_syntax, target, names) for names in ([owner], instances))
             if not classes and not made:  # the whole module imported, or at run time
                 found.append({parameter: passed_values.UNSEEN for parameter in parameters})
                 continue
@@ -777,7 +774,7 @@ class _Tree:
             syntax = self.syntax(importer.path)
             if syntax is None:
                 continue
-            bound = {each for each in self._aliases(importer, target, name) | {name} if _import_binding(syntax, each)}
+            bound = self._names_bound(importer, syntax, target, [name])
             for line in _results_compared_with_none(syntax, bound):
                 found[self.where(importer.path, line)] = None
         return tuple(found)
@@ -804,6 +801,11 @@ class _Tree:
                         seen.add((importer.path, bound))
                         pending.append((importer, bound, depth + 1))
         return found
+
+    def _names_bound(self, importer: _Module, syntax: ast.Module, target: _Module, names: Sequence[str]) -> Set[str]:
+        """The names the imports of ``importer`` (its ``syntax``) bind to ``names`` of ``target``,
+        as they are or renamed."""
+        return {each for name in names for each in self._aliases(importer, target, name) | {name} if _import_binding(syntax, each)}
 
     def _aliases(self, importer: _Module, target: _Module, name: str) -> Set[str]:
         """The names ``from target import name as alias`` statements of ``importer`` bind."""
