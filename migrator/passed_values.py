@@ -294,14 +294,16 @@ class _Describer:
         a parameter's, nor rebound through ``global``."""
         if isinstance(value, ast.Call):
             return self.builds_client(value)
-        if not isinstance(value, ast.Name) or any(isinstance(node, (ast.Global, ast.Nonlocal)) and value.id in node.names for node in ast.walk(self.module)):
+        if not isinstance(value, ast.Name):
             return False
         scope = self.scope if _binds_itself(self.scope, value.id) else self.module
         if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and value.id in parameters_of(scope)[0]:
             return False
         bound = [node for node in _own_nodes(scope) if isinstance(node, ast.Name) and node.id == value.id and not isinstance(node.ctx, ast.Load)]
         values = list(_values_bound(value.id, scope))
-        return bool(bound) and len(values) == len(bound) and all(isinstance(each, ast.Call) and self.builds_client(each) for each in values)
+        if not (bound and len(values) == len(bound) and all(isinstance(each, ast.Call) and self.builds_client(each) for each in values)):
+            return False
+        return not any(isinstance(node, (ast.Global, ast.Nonlocal)) and value.id in node.names for node in ast.walk(self.module))
 
     def may_be_container(self, value: ast.expr) -> bool:
         """A container literal, a name the calling function (or module) binds to one or declares

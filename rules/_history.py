@@ -41,7 +41,8 @@ from migrator.shapes import code_of, dict_entries, is_constant, is_name, lifted,
 
 RULE = "tool_results"  # the rule the findings about histories belong to
 TOOL_PARAMETERS = ("tools", "functions")
-RESPONSE_MESSAGE = ("choices", 0, "message")
+RESPONSE_CHOICE = ("choices", 0)
+RESPONSE_MESSAGE = (*RESPONSE_CHOICE, "message")
 # How many names bound to joined lists (``a = [SYSTEM] + b``, ``b = history + [...]``) are followed.
 MAX_JOIN_DEPTH = 4
 DUMPED_MESSAGE = (*RESPONSE_MESSAGE, "model_dump", CALL)
@@ -177,14 +178,15 @@ def output_rewrite(use: ResultUse, context: cst.CSTNode) -> UseRewrite:
     return _spliced(context, lambda node: output.build(node))
 
 
-def inline_answer(use: ResultUse, producer: CallSite, element: cst.Element, consumer: cst.Call) -> Union[UseRewrite, Block]:
-    """``messages=[..., resp.choices[0].message, ...]`` in the call ``consumer``: the message of
-    ``producer``'s response becomes ``*resp.output`` there. The producer's plan and the
-    consumer's make this rewrite together: both calls migrate, or neither does."""
+def inline_answer(use: ResultUse, producer: CallSite, element: cst.Element, *consumers: cst.Call) -> Union[UseRewrite, Block]:
+    """``messages=[..., resp.choices[0].message, ...]`` in the call ``consumer`` (or in a new list
+    the ``consumers`` send): the message of ``producer``'s response becomes ``*resp.output``
+    there. The producer's plan and the consumers' make this rewrite together: all the calls
+    migrate, or none does."""
     unstored = unstored_output(producer)
     if unstored is not None:
         return unstored
-    return replace(output_rewrite(use, element), shared_with=(consumer,))
+    return replace(output_rewrite(use, element), shared_with=consumers)
 
 
 def sent_inline(element: cst.CSTNode, analysis: ModuleAnalysis) -> Optional[cst.Call]:

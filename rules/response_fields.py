@@ -64,6 +64,7 @@ from libcst.helpers import get_full_name_for_node
 
 from migrator.semantic.flow import CALL
 from migrator.rules._function_calling import content_may_be_none, is_truth_test
+from migrator.rules._history import RESPONSE_CHOICE
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rewrite, Rule, UseRewrite
 from migrator.rules._shown import is_shown
@@ -153,7 +154,7 @@ def field(use, site):
         )
         test = use.replace(1, "{base}.output")
         return Block(reason, unsafe=Rewrite(note=f"`{use.code}` became a test of `output`", elsewhere=(test,)))
-    if use.startswith("choices") and not _read_elsewhere(use) and not (use.path == CONTENT[:2] and is_shown(use.outer, site)):
+    if use.startswith("choices") and not _read_elsewhere(use) and not (use.path == RESPONSE_CHOICE and is_shown(use.outer, site)):
         return Block(f"`{use.code}` has no Responses equivalent: a Response holds one answer, read through `output_text` and `output`")
     return None
 

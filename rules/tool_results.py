@@ -88,14 +88,13 @@ call `--store-false` gives `store=False`. A `name` on a tool
 message, which Chat Completions does not define, is dropped.
 """
 
-from dataclasses import replace
 from typing import Tuple, Union
 
 import libcst as cst
 
 from migrator.analysis import CallSite
 from migrator.semantic.flow import ResultUse
-from migrator.rules._history import DUMPED_MESSAGE, RESPONSE_MESSAGE, container_of, inline_answer, output_rewrite, sends_list, sent_inline, unstored_output
+from migrator.rules._history import DUMPED_MESSAGE, RESPONSE_MESSAGE, container_of, inline_answer, output_rewrite, sends_list, sent_inline
 from migrator.rules._shown import is_shown
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rule, UseRewrite
@@ -175,8 +174,7 @@ def response_message(use: ResultUse, site: CallSite) -> Union[UseRewrite, Block,
         # two calls migrate together, as for a list written in that call (``messages=[...]``).
         consumers = _calls_sending_only(history, site)
         if consumers:
-            unstored = unstored_output(site)
-            return unstored if unstored is not None else replace(output_rewrite(use, context), shared_with=tuple(consumers))
+            return inline_answer(use, site, context, *consumers)
     if history is None or not sends_list(site, history):
         return Block(f"the message `{use.code}` is added to a list that this call does not send as its `messages`")
     # The history itself is checked by the ``messages`` hook of this call, which makes the same

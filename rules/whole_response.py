@@ -43,7 +43,7 @@ from typing import Union
 from migrator.analysis import CallSite
 from migrator.model import FixSafety
 from migrator.rule import Block, Example, Rewrite, Rule
-from migrator.rules._history import RESPONSE_MESSAGE
+from migrator.rules._history import RESPONSE_CHOICE, RESPONSE_MESSAGE
 from migrator.rules._shown import is_shown
 from migrator.semantic.flow import CALL, ResultUse
 from migrator.shapes import code_of, one_line
@@ -101,7 +101,7 @@ RULE = Rule(
 
 @RULE.result_use
 def shown_whole(use: ResultUse, site: CallSite) -> Union[Block, None]:
-    if use.path in (RESPONSE_MESSAGE, RESPONSE_MESSAGE[:2]):
+    if use.path in (RESPONSE_MESSAGE, RESPONSE_CHOICE):
         return _message_shown(use, site)
     path = use.path[1:] if use.path[:1] == ("usage",) else use.path
     if path and not (len(path) == 2 and path[0] in SERIALISERS and path[1] == CALL):
