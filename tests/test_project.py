@@ -14,7 +14,7 @@ import pytest
 from migrator import engine
 from migrator.cache import Cache
 from migrator.model import BuiltClient, FileResult, ImportedClient, Options, PassedDict, PassedList, ProjectFacts
-from migrator.passed_values import CONTAINER, DEFAULT, EXPRESSION, UNSEEN
+from migrator.passed_values import CONTAINER, DEFAULT, EXPRESSION, OPENAI_CLIENT, UNSEEN
 from migrator.project import IMPORT_STATEMENT, Project, _import_statements, project_root
 from tests.fixture_cases import ProjectCase, finding_line, project_cases
 
@@ -471,6 +471,27 @@ def test_what_other_modules_give_a_methods_parameter(tmp_path, caller, expected)
         "main.py": "from agent import Bot, shared\n\n" + caller,
     })
     assert _facts(tmp_path, "agent.py", exported=["Bot.run"]).passed_to("Bot.run", "limit") == expected
+
+
+@pytest.mark.parametrize(
+    "caller, expected",
+    [
+        pytest.param("run(OpenAI())\n", OPENAI_CLIENT, id="built-in-the-call"),
+        pytest.param("client = OpenAI(timeout=30)\n\ndef go():\n    run(client)\n", OPENAI_CLIENT, id="module-name"),
+        pytest.param("def go():\n    client = OpenAI()\n    run(client)\n", OPENAI_CLIENT, id="function-name"),
+        pytest.param("client = OpenAI(base_url='http://localhost:8000/v1')\nrun(client)\n", EXPRESSION, id="another-server"),
+        pytest.param("client = AzureOpenAI(api_version='2024-02-01')\nrun(client)\n", EXPRESSION, id="azure"),
+        pytest.param("client = Groq()\nrun(client)\n", EXPRESSION, id="another-sdk"),
+        pytest.param("client = OpenAI()\n\ndef swap(other):\n    global client\n    client = other\n\nrun(client)\n", EXPRESSION, id="rebound-through-global"),
+        pytest.param("def go(client):\n    run(client)\n", EXPRESSION, id="a-parameter"),
+    ],
+)
+def test_what_other_modules_give_a_client_parameter(tmp_path, caller, expected):
+    _write(tmp_path, {
+        "agent.py": "def run(client):\n    return client\n",
+        "main.py": "from groq import Groq\nfrom openai import AzureOpenAI, OpenAI\n\nfrom agent import run\n\n" + caller,
+    })
+    assert _facts(tmp_path, "agent.py", exported=["run"]).passed_to("run", "client") == (expected,)
 
 
 @pytest.mark.parametrize(
